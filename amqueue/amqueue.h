@@ -1,0 +1,28 @@
+/*
+ * amqueue.h - the active-message network of a supernode.
+ *
+ * The AM region is one shared object per supernode, created by supernode rank
+ * 0 and cross-mapped like the segments. Its layout is a pure function of
+ * (P, depth, memory, cache line), so every process computes the same offsets.
+ * A freshly created (zero-filled) region is a valid empty network.
+ */
+#ifndef PSHM_AMQUEUE_H
+#define PSHM_AMQUEUE_H
+
+#include <stdint.h>
+
+struct pshm_ctx;
+
+/* Bytes of the region for P processes; -EOVERFLOW (message set) if the
+ * layout cannot be represented. */
+int amq_region_size(unsigned nprocs, uint32_t depth, uint64_t memory, uint64_t *bytes);
+/* Sets up this process's view of the network in a mapped region (after the
+ * cross-mapping, before the attach barrier). ctx->region is mapped. */
+int amq_init(struct pshm_ctx *ctx, void *region, uint64_t len);
+void amq_fini(struct pshm_ctx *ctx);
+/* Marks the supernode's job as aborted by `rank` with `code` (wait loops see it). */
+void amq_set_abort(struct pshm_ctx *ctx, int rank, int code);
+/* Non-zero if aborted; fills rank and code. */
+int amq_aborted(const struct pshm_ctx *ctx, int *rank, int *code);
+
+#endif /* PSHM_AMQUEUE_H */

@@ -1,0 +1,230 @@
+/*
+ * pshm.h - intra-node shared-memory communication between the processes of a job.
+ *
+ * The processes of a job that share a host form a "supernode". Each process
+ * owns a segment that every supernode peer maps (cross-mapping), and all of
+ * them exchange active messages through cache-line-slotted queues.
+ *
+ * Conventions:
+ *  - Every call that can fail returns 0 (or a count) on success and a negative
+ *    errno value on failure. pshm_strerror() names the code; pshm_last_error()
+ *    gives a sentence about the last failure of the calling thread (resource,
+ *    amount asked and available, what to change).
+ *  - The library never prints, exits or aborts by itself; only pshm_abort() ends
+ *    the process.
+ *  - One context per process: a second pshm_init() before pshm_finalize() fails
+ *    with -EALREADY.
+ */
+#ifndef PSHM_H
+#define PSHM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PSHM_VERSION_MAJOR 0
+#define PSHM_VERSION_MINOR 1
+#define PSHM_VERSION_PATCH 0
+
+#if defined(__GNUC__)
+#define PSHM_API __attribute__((visibility("default")))
+#define PSHM_NORETURN __attribute__((noreturn))
+#else
+#define PSHM_API
+#define PSHM_NORETURN
+#endif
+
+typedef struct pshm_ctx pshm_ctx_t;
+
+/* ---------------------------------------------------------------- errors */
+
+/* Text of a (negative or positive) error code, e.g. "peer process died". */
+PSHM_API const char *pshm_strerror(int err);
+/* The calling thread's explanation of its last failed call ("" if none). */
+PSHM_API const char *pshm_last_error(void);
+/* "0.1.0 (posix backend)" - version and configuration of the library. */
+PSHM_API const char *pshm_version(void);
+
+/* ------------------------------------------------------------- bootstrap */
+
+/*
+ * How the processes of a job find each other. An embedding runtime passes its
+ * own collectives, as a GASNet conduit does. Both callbacks are collective over
+ * all `size` ranks of the job and return 0 or a negative errno.
+ *   exchange: all-gather; every rank contributes `len` bytes at `mine`, and
+ *             `all` (size * len bytes) receives rank r's bytes at r * len.
+ *   barrier:  returns once every rank has entered it.
+ * job_tag, if not NULL, is a string of 1..16 characters [a-z0-9] that is the
+ * same in all ranks and unique among the concurrent jobs of a user on a host;
+ * when NULL, rank 0 draws one and shares it through exchange.
+ */
+typedef struct pshm_bootstrap {
+    int rank;
+    int size;
+    int (*exchange)(void *arg, const void *mine, size_t len, void *all);
+    int (*barrier)(void *arg);
+    void *arg;
+    const char *job_tag;
+} pshm_bootstrap_t;
+
+/* pshm_init_attr_t.flags */
+#define PSHM_INIT_THREADS 0x1u /* several threads may send, poll and reply at once */
+
+typedef struct pshm_init_attr {
+    unsigned flags;
+    /* NULL: started by pshmrun (found in the environment), else a job of one. */
+    const pshm_bootstrap_t *bootstrap;
+} pshm_init_attr_t;
+
+/* Joins the job: bootstrap, host identity, supernode. attr may be NULL. */
+PSHM_API int pshm_init(pshm_ctx_t **ctx, const pshm_init_attr_t *attr);
+
+/* Largest segment the machine allows (see GASNET_MAX_SEGSIZE). */
+#define PSHM_SEGSIZE_MAX ((size_t)-1)
+
+/*
+ * Collective over the job: creates this process's segment of `segsize` bytes
+ * (rounded up to the page size; PSHM_SEGSIZE_MAX for the largest allowed; 0 for
+ * none), reserves its storage, maps every supernode peer's segment, builds the
+ * active-message network, and removes every name from the system.
+ */
+PSHM_API int pshm_attach(pshm_ctx_t *ctx, size_t segsize);
+
+/* Collective: tears everything down and frees ctx. */
+PSHM_API int pshm_finalize(pshm_ctx_t *ctx);
+
+/*
+ * Ends the whole job: marks it aborted for every supernode peer (their waits
+ * fail with -ECANCELED), tells the launcher, and exits with `code` (1 if 0).
+ * ctx may be NULL.
+ */
+PSHM_API PSHM_NORETURN void pshm_abort(pshm_ctx_t *ctx, int code);
+
+/* ---------------------------------------------------------------- queries */
+
+PSHM_API int pshm_rank(const pshm_ctx_t *ctx);       /* rank in the job */
+PSHM_API int pshm_size(const pshm_ctx_t *ctx);       /* ranks in the job */
+PSHM_API int pshm_node_rank(const pshm_ctx_t *ctx);  /* my rank in my supernode */
+PSHM_API int pshm_node_size(const pshm_ctx_t *ctx);  /* processes in my supernode */
+PSHM_API int pshm_host_count(const pshm_ctx_t *ctx); /* distinct hosts in the job */
+/* Supernode rank of job rank `rank`, or -EHOSTUNREACH if it is not in mine. */
+PSHM_API int pshm_node_rank_of(const pshm_ctx_t *ctx, int rank);
+/* 1 if `rank` is reachable through shared memory, 0 if not, < 0 on error. */
+PSHM_API int pshm_is_local(const pshm_ctx_t *ctx, int rank);
+/* Job rank of supernode rank `node_rank`. */
+PSHM_API int pshm_node_member(const pshm_ctx_t *ctx, int node_rank);
+
+/* ---------------------------------------------------------------- segments */
+
+typedef struct pshm_seginfo {
+    void *local_base;       /* where the segment is mapped in this process */
+    uintptr_t owner_base;   /* where it is mapped in its owner */
+    size_t size;            /* usable bytes */
+} pshm_seginfo_t;
+
+PSHM_API int pshm_segment_info(const pshm_ctx_t *ctx, int rank, pshm_seginfo_t *info);
+
+/*
+ * Translates `owner_addr`, an address in `rank`'s view of its own segment, to
+ * this process's view, in O(1). -EFAULT if it lies outside that segment.
+ */
+PSHM_API int pshm_translate(const pshm_ctx_t *ctx, int rank, const void *owner_addr,
+                            void **local_addr);
+
+/* One-sided copies through the cross-mapped segment (owner_addr as above). */
+PSHM_API int pshm_put(pshm_ctx_t *ctx, int rank, void *owner_addr, const void *src, size_t n);
+PSHM_API int pshm_get(pshm_ctx_t *ctx, int rank, void *dst, const void *owner_addr, size_t n);
+
+/* ------------------------------------------------------- active messages */
+
+#define PSHM_AM_MAX_ARGS 16     /* 32-bit arguments per message */
+#define PSHM_AM_HANDLER_MIN 1   /* index 0 is never valid: catches zeroed tables */
+#define PSHM_AM_HANDLER_MAX 255
+#define PSHM_AM_ANY_NARGS (-1)  /* handler accepts any argument count */
+
+/* Send flags */
+#define PSHM_IMMEDIATE 0x1u /* return -EAGAIN instead of waiting for queue room */
+
+typedef struct pshm_token pshm_token_t; /* valid only while its handler runs */
+
+/*
+ * A handler. Short: buf NULL, nbytes 0. Medium: buf is the payload in place,
+ * valid until the handler returns. Long: buf is where the payload landed in
+ * this process's segment. A request handler may reply at most once.
+ */
+typedef void (*pshm_handler_fn)(pshm_token_t *token, void *buf, size_t nbytes,
+                                const uint32_t *args, unsigned nargs);
+
+typedef struct pshm_handler_entry {
+    unsigned index;     /* PSHM_AM_HANDLER_MIN..PSHM_AM_HANDLER_MAX */
+    pshm_handler_fn fn;
+    int nargs;          /* exact count, or PSHM_AM_ANY_NARGS */
+} pshm_handler_entry_t;
+
+/* Registers handlers (before or after attach); a later entry replaces one. */
+PSHM_API int pshm_am_register(pshm_ctx_t *ctx, const pshm_handler_entry_t *table, size_t count);
+
+/* Largest Medium payload (at least 65536). */
+PSHM_API size_t pshm_am_max_medium(const pshm_ctx_t *ctx);
+
+PSHM_API int pshm_am_request_short(pshm_ctx_t *ctx, int dest, unsigned handler, unsigned flags,
+                                   unsigned nargs, const uint32_t *args);
+PSHM_API int pshm_am_request_medium(pshm_ctx_t *ctx, int dest, unsigned handler,
+                                    const void *buf, size_t nbytes, unsigned flags,
+                                    unsigned nargs, const uint32_t *args);
+/* dest_addr is an address in dest's own view of its segment. */
+PSHM_API int pshm_am_request_long(pshm_ctx_t *ctx, int dest, unsigned handler,
+                                  const void *buf, size_t nbytes, void *dest_addr,
+                                  unsigned flags, unsigned nargs, const uint32_t *args);
+
+PSHM_API int pshm_am_reply_short(pshm_token_t *token, unsigned handler, unsigned flags,
+                                 unsigned nargs, const uint32_t *args);
+PSHM_API int pshm_am_reply_medium(pshm_token_t *token, unsigned handler, const void *buf,
+                                  size_t nbytes, unsigned flags, unsigned nargs,
+                                  const uint32_t *args);
+PSHM_API int pshm_am_reply_long(pshm_token_t *token, unsigned handler, const void *buf,
+                                size_t nbytes, void *dest_addr, unsigned flags,
+                                unsigned nargs, const uint32_t *args);
+
+/* Job rank that sent the message being handled. */
+PSHM_API int pshm_token_source(const pshm_token_t *token);
+/* The context the message arrived on (to send from a handler, or find user data). */
+PSHM_API pshm_ctx_t *pshm_token_ctx(const pshm_token_t *token);
+
+/* A pointer the application keeps with the context. */
+PSHM_API void pshm_set_user_data(pshm_ctx_t *ctx, void *data);
+PSHM_API void *pshm_get_user_data(const pshm_ctx_t *ctx);
+
+/*
+ * Runs pending handlers, a bounded number per call, visiting every sender in
+ * turn. Returns the number of handlers run, or < 0 (a peer died, job aborted).
+ */
+PSHM_API int pshm_poll(pshm_ctx_t *ctx);
+
+/*
+ * Polls until cond(arg) returns non-zero. Spins while the supernode has no
+ * more processes than cores, else yields the CPU (GASNET_WAIT_MODE overrides).
+ * Fails with -ESRCH if a peer died, -ECANCELED if the job was aborted.
+ */
+PSHM_API int pshm_wait_until(pshm_ctx_t *ctx, int (*cond)(void *arg), void *arg);
+
+/* Barrier over the supernode through shared memory; polls while it waits. */
+PSHM_API int pshm_node_barrier(pshm_ctx_t *ctx);
+/* Barrier over the whole job (supernode barrier plus the bootstrap's). */
+PSHM_API int pshm_barrier(pshm_ctx_t *ctx);
+
+/* Bytes of shared memory the AM network of this context takes. */
+PSHM_API int pshm_am_memory(const pshm_ctx_t *ctx, uint64_t *bytes);
+/*
+ * Bytes the AM network takes for `nprocs` processes with queue depth `depth`
+ * and pool size `memory` (0 for either: the default or the environment's).
+ */
+PSHM_API int pshm_am_network_size(unsigned nprocs, size_t depth, size_t memory, uint64_t *bytes);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* PSHM_H */

@@ -1,0 +1,105 @@
+/*
+ * segment.h - shared-memory objects: creation, cross-mapping, removal.
+ *
+ * Every object pshm creates (a process's segment, the supernode's AM region)
+ * starts with one header page (seg_meta_t) that tells pshm-cleanup and
+ * pshmrun whose it is; the usable bytes follow, page aligned.
+ *
+ * Exactly one backend file is compiled in (chosen by ./configure):
+ * posix.c (shm_open), sysv.c (shmget), file.c (open+mmap in the temporary
+ * directory) or none.c (--disable-pshm: private anonymous memory, a supernode
+ * of one). Each implements the seg_be_* functions below.
+ */
+#ifndef PSHM_SEGMENT_H
+#define PSHM_SEGMENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct pshm_cfg;
+
+#define SEG_MAGIC "PSHMOBJ1"      /* 8 bytes, no NUL */
+#define SEG_META_VERSION 1u
+#define SEG_HDR_SIZE 4096u        /* header page; the usable area follows */
+#define SEG_NAME_MAX 64
+
+enum { SEG_KIND_SEGMENT = 's', SEG_KIND_REGION = 'q' };
+
+/*
+ * Header page of every object, written by its creator before anyone else can
+ * map it. Fixed layout (read by pshm-cleanup of any build of the same version).
+ */
+typedef struct seg_meta {
+    char magic[8];          /* SEG_MAGIC */
+    uint32_t version;       /* SEG_META_VERSION */
+    uint32_t kind;          /* SEG_KIND_* */
+    uint32_t uid;           /* creator's uid */
+    int32_t rank;           /* creator's job rank (region: supernode index) */
+    int32_t pid;            /* creator's pid */
+    uint32_t nranks;        /* job size */
+    uint64_t pid_start;     /* creator's start time, clock ticks after boot
+                               (/proc/PID/stat field 22): tells a recycled pid */
+    uint64_t created;       /* CLOCK_REALTIME seconds */
+    uint64_t len;           /* object length, header included */
+    char tag[24];           /* job tag, NUL terminated */
+    char name[SEG_NAME_MAX];/* the object's name (sysv: "key 0x...") */
+} seg_meta_t;
+_Static_assert(sizeof(seg_meta_t) <= SEG_HDR_SIZE, "meta fits the header page");
+
+/* How a peer finds an object: exchanged by value through the bootstrap. */
+typedef struct seg_ref {
+    uint64_t len;               /* bytes, header included */
+    int32_t shmid;              /* sysv */
+    uint32_t key;               /* sysv */
+    char name[SEG_NAME_MAX];    /* posix "/pshm...", file: basename in tmpdir */
+} seg_ref_t;
+
+typedef struct seg_obj {
+    seg_ref_t ref;
+    void *addr;     /* mapping (header page first), NULL if not mapped */
+    size_t len;
+    int fd;         /* open while named (posix/file), else -1 */
+    bool owner;     /* created here: this process removes the name */
+    bool named;     /* the name still exists in the system */
+} seg_obj_t;
+
+/* ---- backend: one of posix.c, sysv.c, file.c, none.c ---- */
+
+extern const char seg_be_name[];   /* "posix", "sysv", "file", "none" */
+
+/* Creates `name` exclusively (mode 0600 whatever the umask), reserves all
+ * `len` bytes of storage (no SIGBUS later), maps it read-write. On failure
+ * nothing is left behind and the message says what limit was hit. */
+int seg_be_create(seg_obj_t *o, const struct pshm_cfg *cfg, const char *name, size_t len);
+/* Maps a peer's object read-write. */
+int seg_be_attach(seg_obj_t *o, const struct pshm_cfg *cfg, const seg_ref_t *ref);
+/* Removes the name (owner only); the mappings stay valid. */
+int seg_be_unlink(seg_obj_t *o, const struct pshm_cfg *cfg);
+/* Unmaps and closes; removes the name too if still named and owned. */
+void seg_be_release(seg_obj_t *o, const struct pshm_cfg *cfg);
+/* Bytes available for new objects in the backing store (free space of
+ * /dev/shm or the temporary directory; sysv: shmmax, shmall). */
+int seg_be_avail(const struct pshm_cfg *cfg, uint64_t *bytes);
+/* Removes every object of job `tag` that still exists (pshmrun after a job):
+ * only objects whose header carries the tag and the caller's uid. Returns the
+ * number removed or < 0. */
+int seg_be_remove_tag(const struct pshm_cfg *cfg, const char *tag, uint32_t nranks);
+
+/* ---- common (segment.c) ---- */
+
+/* Builds the system name of an object: "pshm.<uid>.<tag>.<kind><index>". */
+int seg_make_name(char *out, size_t n, const char *tag, int kind, int index);
+/* Creates an object with `user_len` usable bytes after the header page and
+ * writes its header. */
+int seg_create(seg_obj_t *o, const struct pshm_cfg *cfg, const char *tag, int kind,
+               int index, int rank, uint32_t nranks, uint64_t user_len);
+static inline void *seg_user_base(const seg_obj_t *o) { return (char *)o->addr + SEG_HDR_SIZE; }
+/* Largest segment one of `node_size` processes may ask for: GASNET_MAX_SEGSIZE,
+ * backing-store room (less `reserved` bytes for the AM region), address space. */
+int seg_max_size(const struct pshm_cfg *cfg, int node_size, uint64_t reserved, uint64_t *max);
+/* Start time of `pid` in clock ticks after boot (field 22 of /proc/PID/stat). */
+int seg_pid_start(pid_t pid, uint64_t *start);
+
+#endif /* PSHM_SEGMENT_H */
