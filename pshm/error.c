@@ -1,0 +1,85 @@
+/*
+ * error.c - error codes and the per-thread explanation of the last failure.
+ *
+ * The explanation is thread-local so that threads of a PSHM_INIT_THREADS
+ * process do not overwrite each other's messages; it is the only state of
+ * the library that is not in the context.
+ */
+#include "internal.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#define ERRMSG_MAX 512
+
+static _Thread_local char errmsg[ERRMSG_MAX];
+
+int pshm_err(int err, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(errmsg, sizeof errmsg, fmt, ap);
+    va_end(ap);
+    return err;
+}
+
+int pshm_err_prefix(int err, const char *fmt, ...)
+{
+    char old[ERRMSG_MAX];
+    size_t n;
+    va_list ap;
+
+    memcpy(old, errmsg, sizeof old);
+    va_start(ap, fmt);
+    vsnprintf(errmsg, sizeof errmsg, fmt, ap);
+    va_end(ap);
+    n = strlen(errmsg);
+    if (old[0] != '\0' && n + 2 < sizeof errmsg)
+        snprintf(errmsg + n, sizeof errmsg - n, ": %s", old);
+    return err;
+}
+
+void pshm_err_clear(void) { errmsg[0] = '\0'; }
+
+const char *pshm_last_error(void) { return errmsg; }
+
+const char *pshm_fmt_size(char *buf, size_t n, uint64_t bytes)
+{
+    static const char *const unit[] = { "bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
+    double v = (double)bytes;
+    unsigned u = 0;
+
+    if (bytes < 1024) {
+        snprintf(buf, n, "%llu bytes", (unsigned long long)bytes);
+        return buf;
+    }
+    while (v >= 1024.0 && u + 1 < PSHM_ARRAY_LEN(unit)) {
+        v /= 1024.0;
+        u++;
+    }
+    snprintf(buf, n, "%.1f %s", v, unit[u]);
+    return buf;
+}
+
+/* The library's own meanings of the codes it returns, where strerror's text
+ * would mislead (ESRCH is "No such process" there). */
+const char *pshm_strerror(int err)
+{
+    if (err < 0)
+        err = -err;
+    switch (err) {
+    case 0: return "success";
+    case ESRCH: return "a peer process died";
+    case ECANCELED: return "the job was aborted";
+    case ECONNRESET: return "the job is over (the launcher ended it or went away)";
+    case EHOSTUNREACH: return "rank is not reachable through shared memory";
+    case EAGAIN: return "no room now (PSHM_IMMEDIATE)";
+    case EALREADY: return "already initialized";
+    case EPROTO: return "malformed or unexpected active message";
+    case ENOSPC: return "not enough space in the backing store";
+    case EFAULT: return "address outside the segment";
+    default: return strerror(err);
+    }
+}

@@ -1,0 +1,397 @@
+/*
+ * init.c - the life of a context: init, attach, finalize, abort.
+ *
+ * attach, in every process of the job:
+ *   1. create my segment (and, on supernode rank 0, the AM region), storage
+ *      reserved, header page written;
+ *   2. exchange one attach_rec_t per rank through the bootstrap: how to find
+ *      the objects, where the owner mapped its segment, and whether creation
+ *      failed (so that one failure fails every rank instead of hanging them);
+ *   3. map every supernode peer's segment and the region, set up the AM view;
+ *   4. exchange a status again: everyone has mapped everything (or someone
+ *      failed, and all undo);
+ *   5. remove my names, then a supernode barrier so that when attach returns
+ *      anywhere, no name of the supernode is left in the system.
+ */
+#include "internal.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The live context of this process: detects a double init and calls made
+ * with a context that was finalized (they are never dereferenced). */
+static pshm_ctx_t *_Atomic live_ctx;
+
+#define ATTACH_MSG_MAX 200
+
+typedef struct attach_rec {
+    seg_ref_t seg;          /* my segment */
+    seg_ref_t region;       /* my supernode's AM region (supernode rank 0 only) */
+    uint64_t owner_base;    /* where I mapped my segment's usable bytes */
+    uint64_t size;          /* usable bytes of my segment */
+    int32_t pid;
+    int32_t err;            /* 0, or the negative code of my failure */
+    char msg[ATTACH_MSG_MAX];
+} attach_rec_t;
+
+typedef struct attach_status {
+    int32_t err;
+    char msg[ATTACH_MSG_MAX];
+} attach_status_t;
+
+int ctx_check(const pshm_ctx_t *ctx, int need_state, const char *fn)
+{
+    if (PSHM_UNLIKELY(ctx == NULL))
+        return pshm_err(-EINVAL, "%s: the context is NULL; call pshm_init first", fn);
+    if (PSHM_UNLIKELY(ctx != atomic_load_explicit(&live_ctx, memory_order_relaxed)))
+        return pshm_err(-EINVAL, "%s: not a live context (called before pshm_init or after "
+                                 "pshm_finalize)", fn);
+    if (PSHM_UNLIKELY(need_state == CTX_ATTACHED && ctx->state != CTX_ATTACHED))
+        return pshm_err(-EINVAL, "%s: call pshm_attach first", fn);
+    return 0;
+}
+
+int pshm_init(pshm_ctx_t **out, const pshm_init_attr_t *attr)
+{
+    pshm_ctx_t *ctx, *expected = NULL;
+    long ncpu;
+    int rc;
+
+    if (out == NULL)
+        return pshm_err(-EINVAL, "pshm_init: the context pointer is NULL");
+    *out = NULL;
+    if (attr != NULL && (attr->flags & ~PSHM_INIT_THREADS) != 0)
+        return pshm_err(-EINVAL, "pshm_init: unknown flags 0x%x (known: PSHM_INIT_THREADS)",
+                        attr->flags & ~PSHM_INIT_THREADS);
+    ctx = calloc(1, sizeof *ctx);
+    if (ctx == NULL)
+        return pshm_err(-ENOMEM, "pshm_init: out of memory for the context (%zu bytes)",
+                        sizeof *ctx);
+    /* Claim the process-wide slot first: a second init must change nothing. */
+    if (!atomic_compare_exchange_strong(&live_ctx, &expected, ctx)) {
+        free(ctx);
+        return pshm_err(-EALREADY, "pshm_init: this process already has a context; call "
+                                   "pshm_finalize before initializing again");
+    }
+    ctx->flags = attr != NULL ? attr->flags : 0;
+    ctx->boot.fd = -1;
+    ctx->region.fd = -1;
+
+    rc = env_load(&ctx->cfg);
+    if (rc < 0)
+        goto fail_env;
+#if PSHM_BACKEND_NONE
+    ctx->cfg.supernode_max = 1; /* --disable-pshm: every process is a supernode of one */
+#endif
+    rc = boot_open(&ctx->boot, attr != NULL ? attr->bootstrap : NULL);
+    if (rc < 0)
+        goto fail_env;
+    ctx->rank = ctx->boot.rank;
+    ctx->size = ctx->boot.size;
+    rc = nodemap_build(&ctx->nm, &ctx->boot, &ctx->cfg);
+    if (rc < 0)
+        goto fail_boot;
+    ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    ctx->ncores = ncpu > 0 ? (int)ncpu : 1;
+    ctx->oversubscribed = ctx->nm.node_size > ctx->ncores;
+    ctx->state = CTX_INIT;
+    *out = ctx;
+    pshm_err_clear();
+    return 0;
+
+fail_boot:
+    boot_abort(&ctx->boot, 1);
+    boot_close(&ctx->boot);
+fail_env:
+    atomic_store(&live_ctx, NULL);
+    free(ctx);
+    return pshm_err_prefix(rc, "pshm_init");
+}
+
+/* Frees what attach built, in reverse order. Names still present are removed. */
+static void attach_undo(pshm_ctx_t *ctx)
+{
+    int i;
+
+    if (ctx->amq != NULL)
+        amq_fini(ctx);
+    live_fini(ctx);
+    if (ctx->region.addr != NULL)
+        seg_be_release(&ctx->region, &ctx->cfg);
+    memset(&ctx->region, 0, sizeof ctx->region);
+    ctx->region.fd = -1;
+    if (ctx->segs != NULL)
+        for (i = 0; i < ctx->nm.node_size; i++)
+            if (ctx->segs[i].addr != NULL)
+                seg_be_release(&ctx->segs[i], &ctx->cfg);
+    free(ctx->segs);
+    free(ctx->seginfo);
+    free(ctx->seg_delta);
+    ctx->segs = NULL;
+    ctx->seginfo = NULL;
+    ctx->seg_delta = NULL;
+}
+
+static void rec_fail(attach_rec_t *rec, int err)
+{
+    rec->err = err;
+    snprintf(rec->msg, sizeof rec->msg, "%s", pshm_last_error());
+}
+
+/* Returns the first failure any rank reported, with its sentence, or 0. */
+static int first_failure(const attach_rec_t *recs, int n, const char *what)
+{
+    for (int r = 0; r < n; r++)
+        if (recs[r].err < 0)
+            return pshm_err(recs[r].err, "%s: rank %d: %s", what, r, recs[r].msg);
+    return 0;
+}
+
+/* Steps 1-2: create my objects, exchange the records. */
+static int attach_create(pshm_ctx_t *ctx, size_t segsize, uint64_t region_len,
+                         attach_rec_t *recs)
+{
+    attach_rec_t mine;
+    seg_obj_t *me = &ctx->segs[ctx->nm.node_rank];
+    int rc = 0;
+
+    memset(&mine, 0, sizeof mine);
+    mine.pid = (int32_t)getpid();
+    rc = seg_create(me, &ctx->cfg, ctx->boot.tag, SEG_KIND_SEGMENT, ctx->rank, ctx->rank,
+                    (uint32_t)ctx->size, segsize);
+    if (rc == 0 && ctx->nm.node_rank == 0) {
+        rc = seg_create(&ctx->region, &ctx->cfg, ctx->boot.tag, SEG_KIND_REGION,
+                        ctx->nm.node_index, ctx->rank, (uint32_t)ctx->size, region_len);
+        if (rc == 0)
+            mine.region = ctx->region.ref;
+    }
+    if (rc < 0) {
+        rec_fail(&mine, rc);
+    } else {
+        mine.seg = me->ref;
+        mine.owner_base = (uint64_t)(uintptr_t)seg_user_base(me);
+        mine.size = segsize;
+    }
+    rc = boot_exchange(&ctx->boot, &mine, sizeof mine, recs);
+    if (rc < 0)
+        return rc;
+    return first_failure(recs, ctx->size, "creating the segments");
+}
+
+/* Step 3: map every peer's segment and the region. */
+static int attach_map(pshm_ctx_t *ctx, const attach_rec_t *recs, uint64_t region_len)
+{
+    const nodemap_t *nm = &ctx->nm;
+    int rc;
+
+    for (int nr = 0; nr < nm->node_size; nr++) {
+        const attach_rec_t *rec = &recs[nm->members[nr]];
+        seg_obj_t *o = &ctx->segs[nr];
+
+        if (nr != nm->node_rank) {
+            rc = seg_be_attach(o, &ctx->cfg, &rec->seg);
+            if (rc < 0)
+                return pshm_err_prefix(rc, "mapping the segment of rank %d", nm->members[nr]);
+        }
+        ctx->peer_pid[nr] = rec->pid;
+        ctx->seginfo[nr].local_base = seg_user_base(o);
+        ctx->seginfo[nr].owner_base = (uintptr_t)rec->owner_base;
+        ctx->seginfo[nr].size = (size_t)rec->size;
+        ctx->seg_delta[nr] = (intptr_t)((uintptr_t)seg_user_base(o) - (uintptr_t)rec->owner_base);
+    }
+    if (nm->node_rank != 0) {
+        rc = seg_be_attach(&ctx->region, &ctx->cfg, &recs[nm->members[0]].region);
+        if (rc < 0)
+            return pshm_err_prefix(rc, "mapping the active-message region of rank %d",
+                                   nm->members[0]);
+    }
+    rc = live_init(ctx);
+    if (rc < 0)
+        return rc;
+    return amq_init(ctx, seg_user_base(&ctx->region), region_len);
+}
+
+/* Step 4: everyone reports whether mapping worked. */
+static int attach_agree(pshm_ctx_t *ctx, int my_rc)
+{
+    attach_status_t mine, *all;
+    int rc;
+
+    memset(&mine, 0, sizeof mine);
+    mine.err = my_rc;
+    if (my_rc < 0)
+        snprintf(mine.msg, sizeof mine.msg, "%s", pshm_last_error());
+    all = calloc((size_t)ctx->size, sizeof *all);
+    if (all == NULL)
+        return pshm_err(-ENOMEM, "attach: out of memory for %d status records", ctx->size);
+    rc = boot_exchange(&ctx->boot, &mine, sizeof mine, all);
+    for (int r = 0; rc == 0 && r < ctx->size; r++)
+        if (all[r].err < 0)
+            rc = pshm_err(all[r].err, "mapping the segments: rank %d: %s", r, all[r].msg);
+    free(all);
+    return rc;
+}
+
+/* The segment size to create: page-rounded, within what the machine allows. */
+static int attach_segsize(pshm_ctx_t *ctx, size_t asked, uint64_t region_len, size_t *out)
+{
+    uint64_t max, page = (uint64_t)sysconf(_SC_PAGESIZE);
+    char a[32], m[32];
+    int rc;
+
+    rc = seg_max_size(&ctx->cfg, ctx->nm.node_size, region_len + SEG_HDR_SIZE, &max);
+    if (rc < 0)
+        return rc;
+    if (asked == PSHM_SEGSIZE_MAX) {
+        *out = (size_t)max;
+        return 0;
+    }
+    if (asked > UINT64_MAX - page)
+        return pshm_err(-EINVAL, "pshm_attach: segment size %zu is too large", asked);
+    *out = (size_t)PSHM_ALIGN_UP((uint64_t)asked, page);
+    if (*out > max)
+        return pshm_err(-ENOSPC, "pshm_attach: asked for a %s segment, but at most %s is "
+                        "available to each of the %d processes on this host (backing store, "
+                        "GASNET_MAX_SEGSIZE, address space); ask for less, or see "
+                        "pshm-info for the limits to raise",
+                        pshm_fmt_size(a, sizeof a, *out), pshm_fmt_size(m, sizeof m, max),
+                        ctx->nm.node_size);
+    return 0;
+}
+
+int pshm_attach(pshm_ctx_t *ctx, size_t segsize)
+{
+    attach_rec_t *recs = NULL;
+    uint64_t region_len;
+    size_t n;
+    int rc, i;
+
+    rc = ctx_check(ctx, CTX_INIT, "pshm_attach");
+    if (rc < 0)
+        return rc;
+    if (ctx->state == CTX_ATTACHED)
+        return pshm_err(-EALREADY, "pshm_attach: already attached");
+    n = (size_t)ctx->nm.node_size;
+    rc = amq_region_size((unsigned)n, ctx->cfg.queue_depth, ctx->cfg.queue_memory, &region_len);
+    if (rc < 0)
+        return pshm_err_prefix(rc, "pshm_attach");
+    /* Every rank must reach the collective exchange even when its size check
+     * fails, so the failure is carried in its record rather than returned. */
+    ctx->segs = calloc(n, sizeof *ctx->segs);
+    ctx->seginfo = calloc(n, sizeof *ctx->seginfo);
+    ctx->seg_delta = calloc(n, sizeof *ctx->seg_delta);
+    ctx->peer_pid = calloc(n, sizeof *ctx->peer_pid);
+    ctx->peer_pidfd = calloc(n, sizeof *ctx->peer_pidfd);
+    recs = calloc((size_t)ctx->size, sizeof *recs);
+    if (!ctx->segs || !ctx->seginfo || !ctx->seg_delta || !ctx->peer_pid || !ctx->peer_pidfd ||
+        !recs) {
+        rc = pshm_err(-ENOMEM, "pshm_attach: out of memory for the tables of %zu processes", n);
+        goto fail;
+    }
+    for (i = 0; i < (int)n; i++) {
+        ctx->segs[i].fd = -1;
+        ctx->peer_pidfd[i] = -1;
+    }
+
+    rc = attach_segsize(ctx, segsize, region_len, &segsize);
+    if (rc < 0) {
+        /* Still take part in the exchange, reporting the failure. */
+        attach_rec_t mine;
+        memset(&mine, 0, sizeof mine);
+        rec_fail(&mine, rc);
+        if (boot_exchange(&ctx->boot, &mine, sizeof mine, recs) == 0)
+            rc = first_failure(recs, ctx->size, "pshm_attach");
+        goto fail;
+    }
+    rc = attach_create(ctx, segsize, region_len, recs);
+    if (rc < 0)
+        goto fail;
+    rc = attach_agree(ctx, attach_map(ctx, recs, region_len));
+    if (rc < 0)
+        goto fail;
+
+    /* Step 5: every peer has mapped everything; the names can go. */
+    rc = seg_be_unlink(&ctx->segs[ctx->nm.node_rank], &ctx->cfg);
+    if (rc == 0 && ctx->nm.node_rank == 0)
+        rc = seg_be_unlink(&ctx->region, &ctx->cfg);
+    ctx->state = CTX_ATTACHED;
+    if (rc == 0)
+        rc = pshm_node_barrier(ctx);
+    if (rc < 0) {
+        ctx->state = CTX_INIT;
+        goto fail;
+    }
+    free(recs);
+    pshm_err_clear();
+    return 0;
+
+fail:
+    attach_undo(ctx);
+    free(ctx->peer_pid);
+    free(ctx->peer_pidfd);
+    ctx->peer_pid = NULL;
+    ctx->peer_pidfd = NULL;
+    free(recs);
+    return pshm_err_prefix(rc, "pshm_attach");
+}
+
+int pshm_finalize(pshm_ctx_t *ctx)
+{
+    int rc = ctx_check(ctx, CTX_INIT, "pshm_finalize");
+
+    if (rc < 0)
+        return rc;
+    /* Nobody may tear down while a peer still sends to it. */
+    if (ctx->state == CTX_ATTACHED)
+        rc = pshm_node_barrier(ctx);
+    if (rc == 0)
+        rc = boot_barrier(&ctx->boot);
+    if (ctx->state == CTX_ATTACHED) {
+        attach_undo(ctx);
+        free(ctx->peer_pid);
+        free(ctx->peer_pidfd);
+    }
+    if (rc == 0)
+        boot_finish(&ctx->boot);
+    boot_close(&ctx->boot);
+    nodemap_free(&ctx->nm);
+    atomic_store(&live_ctx, NULL);
+    free(ctx);
+    return rc < 0 ? pshm_err_prefix(rc, "pshm_finalize") : 0;
+}
+
+void pshm_abort(pshm_ctx_t *ctx, int code)
+{
+    if (code == 0)
+        code = 1;
+    if (ctx != NULL && ctx == atomic_load(&live_ctx)) {
+        if (ctx->state == CTX_ATTACHED)
+            amq_set_abort(ctx, ctx->rank, code);
+        /* Names not yet removed would outlive the job. */
+        if (ctx->segs != NULL && ctx->segs[ctx->nm.node_rank].named)
+            seg_be_unlink(&ctx->segs[ctx->nm.node_rank], &ctx->cfg);
+        if (ctx->region.named && ctx->region.owner)
+            seg_be_unlink(&ctx->region, &ctx->cfg);
+        boot_abort(&ctx->boot, code);
+    }
+    _exit(code & 0xff ? code & 0xff : 1);
+}
+
+int pshm_barrier(pshm_ctx_t *ctx)
+{
+    int rc = ctx_check(ctx, CTX_ATTACHED, "pshm_barrier");
+
+    if (rc == 0)
+        rc = pshm_node_barrier(ctx);
+    if (rc == 0 && ctx->nm.node_count > 1)
+        rc = boot_barrier(&ctx->boot);
+    return rc;
+}
+
+const char *pshm_version(void)
+{
+    return PSHM_VERSION " (" PSHM_BACKEND_NAME " backend)";
+}

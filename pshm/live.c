@@ -1,0 +1,133 @@
+/*
+ * live.c - no wait without an exit: noticing dead peers and aborted jobs,
+ * and the wait policy (spin or yield).
+ *
+ * A peer's death is seen through a pidfd (readable once the process has
+ * exited, even before it is reaped, and never fooled by a recycled pid);
+ * where pidfd_open is missing, kill(pid, 0) is the fallback. A stopped
+ * process (SIGSTOP) is alive: only exit counts.
+ */
+#include "internal.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#define LIVE_CHECK_PERIOD_NS 1000000ull /* wait loops look at most every 1 ms */
+#define SPIN_CHECK_MASK 255u            /* and read the clock every 256 spins */
+#define SPINBLOCK_SPINS 20000u          /* SPINBLOCK: spin this long, then yield */
+
+uint64_t pshm_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static int pidfd_open_(pid_t pid)
+{
+#ifdef SYS_pidfd_open
+    /* pidfds are always close-on-exec. */
+    return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+    (void)pid;
+    errno = ENOSYS;
+    return -1;
+#endif
+}
+
+int live_init(pshm_ctx_t *ctx)
+{
+    for (int nr = 0; nr < ctx->nm.node_size; nr++) {
+        ctx->peer_pidfd[nr] = -1;
+        if (nr == ctx->nm.node_rank)
+            continue;
+        ctx->peer_pidfd[nr] = pidfd_open_(ctx->peer_pid[nr]);
+        if (ctx->peer_pidfd[nr] >= 0)
+            continue;
+        if (errno == ESRCH)
+            return pshm_err(-ESRCH, "rank %d (pid %d) died during attach",
+                            ctx->nm.members[nr], (int)ctx->peer_pid[nr]);
+        if (errno == EMFILE || errno == ENFILE)
+            return pshm_err(-EMFILE, "no file descriptor left to watch rank %d: a supernode "
+                            "of %d processes needs %d more; raise the limit (ulimit -n)",
+                            ctx->nm.members[nr], ctx->nm.node_size, ctx->nm.node_size - 1);
+        /* ENOSYS and the like: live_check falls back to kill(pid, 0). */
+    }
+    return 0;
+}
+
+void live_fini(pshm_ctx_t *ctx)
+{
+    if (ctx->peer_pidfd == NULL)
+        return;
+    for (int nr = 0; nr < ctx->nm.node_size; nr++) {
+        if (ctx->peer_pidfd[nr] >= 0)
+            close(ctx->peer_pidfd[nr]);
+        ctx->peer_pidfd[nr] = -1;
+    }
+}
+
+static int peer_dead(pshm_ctx_t *ctx, int nr)
+{
+    struct pollfd p;
+
+    if (nr == ctx->nm.node_rank || ctx->peer_pid == NULL || ctx->peer_pid[nr] <= 0)
+        return 0;
+    if (ctx->peer_pidfd[nr] < 0)
+        return kill(ctx->peer_pid[nr], 0) < 0 && errno == ESRCH;
+    p.fd = ctx->peer_pidfd[nr];
+    p.events = POLLIN;
+    p.revents = 0;
+    return poll(&p, 1, 0) > 0 && (p.revents & (POLLIN | POLLHUP)) != 0;
+}
+
+int live_check(pshm_ctx_t *ctx, int peer)
+{
+    int rank, code;
+
+    if (ctx->amq != NULL && amq_aborted(ctx, &rank, &code))
+        return pshm_err(-ECANCELED, "the job was aborted by rank %d with code %d", rank, code);
+    for (int nr = 0; nr < ctx->nm.node_size; nr++) {
+        if (peer >= 0 && nr != peer)
+            continue;
+        if (peer_dead(ctx, nr))
+            return pshm_err(-ESRCH, "rank %d (pid %d) died without finalizing; the job "
+                            "cannot go on", ctx->nm.members[nr], (int)ctx->peer_pid[nr]);
+    }
+    return 0;
+}
+
+int ctx_wait_step(pshm_ctx_t *ctx, uint32_t *spins)
+{
+    uint32_t n = ++*spins;
+    uint64_t now, next;
+    bool spin;
+
+    switch (ctx->cfg.wait_mode) {
+    case WAIT_SPIN: spin = true; break;
+    case WAIT_BLOCK: spin = false; break;
+    case WAIT_SPINBLOCK: spin = n < SPINBLOCK_SPINS; break;
+    default: spin = !ctx->oversubscribed; break;
+    }
+    if (spin) {
+        pshm_cpu_relax();
+        if ((n & SPIN_CHECK_MASK) != 0)
+            return 0;
+    } else {
+        /* More processes than cores: the one we wait for may need this CPU. */
+        sched_yield();
+    }
+    /* Several threads may wait at once: the deadline is a hint, relaxed. */
+    now = pshm_now_ns();
+    next = __atomic_load_n(&ctx->next_live_check_ns, __ATOMIC_RELAXED);
+    if (now < next)
+        return 0;
+    __atomic_store_n(&ctx->next_live_check_ns, now + LIVE_CHECK_PERIOD_NS, __ATOMIC_RELAXED);
+    return live_check(ctx, -1);
+}
