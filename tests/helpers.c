@@ -1,0 +1,211 @@
+/*
+ * helpers.c - what the C tests share (see helpers.h).
+ */
+#include "tests/helpers.h"
+
+#include "pshm.h"
+#include "segment/segment.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/ipc.h>
+#include <sys/shm.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static void th_print_error(int rc)
+{
+    const char *msg = pshm_last_error();
+    if (rc < 0) fprintf(stderr, "  returned %d (%s)\n", rc, pshm_strerror(rc));
+    if (msg && *msg) fprintf(stderr, "  last error: %s\n", msg);
+}
+
+void th_fail(const char *file, int line, const char *what, int rc)
+{
+    fprintf(stderr, "FAIL %s:%d: %s\n", file, line, what);
+    th_print_error(rc);
+    fflush(NULL);
+    exit(T_FAIL);
+}
+
+void th_fail_err(const char *file, int line, const char *what, int got, int want)
+{
+    fprintf(stderr, "FAIL %s:%d: %s: expected %d (%s), got %d (%s)\n", file, line, what, want,
+            pshm_strerror(want), got, got < 0 ? pshm_strerror(got) : "success");
+    th_print_error(0);
+    fflush(NULL);
+    exit(T_FAIL);
+}
+
+/* Exit status as a shell reports it: the code, or 128+N for signal N. */
+static int th_decode_status(int status)
+{
+    if (WIFEXITED(status)) return WEXITSTATUS(status);
+    if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+    return -1;
+}
+
+const char *th_tool(const char *name)
+{
+    static char path[PATH_MAX];
+    const char *top = getenv("PSHM_BUILD");
+    if (!top || !*top) top = ".";
+    snprintf(path, sizeof path, "%s/tools/%s", top, name);
+    return path;
+}
+
+int th_launch(int argc, char **argv, int nprocs)
+{
+    if (getenv("PSHM_RANK")) return -1;
+
+    static char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0) {
+        fprintf(stderr, "th_launch: cannot resolve /proc/self/exe: %s\n", strerror(errno));
+        return T_FAIL;
+    }
+    exe[n] = '\0';
+
+    /* pshmrun -n N [flags...] -- exe args... */
+    char *flags = strdup(getenv("PSHM_TEST_LAUNCH_FLAGS") ? getenv("PSHM_TEST_LAUNCH_FLAGS") : "");
+    char **av = calloc((size_t)argc + strlen(flags ? flags : "") + 8, sizeof *av);
+    char nbuf[16];
+    char *pshmrun = strdup(th_tool("pshmrun"));
+    if (!flags || !av || !pshmrun) {
+        fprintf(stderr, "th_launch: out of memory\n");
+        return T_FAIL;
+    }
+    snprintf(nbuf, sizeof nbuf, "%d", nprocs);
+    int k = 0;
+    av[k++] = pshmrun;
+    av[k++] = "-n";
+    av[k++] = nbuf;
+    for (char *save = NULL, *w = strtok_r(flags, " \t\n", &save); w;
+         w = strtok_r(NULL, " \t\n", &save))
+        av[k++] = w;
+    av[k++] = "--";
+    av[k++] = exe;
+    for (int i = 1; i < argc; i++) av[k++] = argv[i];
+    av[k] = NULL;
+
+    if (access(pshmrun, X_OK) != 0) {
+        fprintf(stderr, "th_launch: %s is not built (set PSHM_BUILD to the build tree)\n", pshmrun);
+        return T_FAIL;
+    }
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        fprintf(stderr, "th_launch: fork: %s\n", strerror(errno));
+        return T_FAIL;
+    }
+    if (pid == 0) {
+        execv(pshmrun, av);
+        fprintf(stderr, "th_launch: cannot run %s: %s\n", pshmrun, strerror(errno));
+        _exit(127);
+    }
+    int status;
+    while (waitpid(pid, &status, 0) < 0) {
+        if (errno != EINTR) {
+            fprintf(stderr, "th_launch: waitpid: %s\n", strerror(errno));
+            return T_FAIL;
+        }
+    }
+    free(av);
+    free(flags);
+    free(pshmrun);
+    return th_decode_status(status);
+}
+
+int th_run(const char *cmd, char *out, size_t outsz)
+{
+    size_t len = strlen(cmd) + 16;
+    char *full = malloc(len);
+    if (!full) return -1;
+    snprintf(full, len, "(%s) 2>&1", cmd);
+    fflush(NULL);
+    FILE *p = popen(full, "r");
+    free(full);
+    if (!p) return -1;
+    size_t used = 0;
+    char buf[4096];
+    size_t got;
+    /* Reads everything, so that the command never blocks on a full pipe. */
+    while ((got = fread(buf, 1, sizeof buf, p)) > 0) {
+        if (out && outsz > 1 && used < outsz - 1) {
+            size_t take = got < outsz - 1 - used ? got : outsz - 1 - used;
+            memcpy(out + used, buf, take);
+            used += take;
+        }
+    }
+    if (out && outsz > 0) out[used] = '\0';
+    int status = pclose(p);
+    return status < 0 ? -1 : th_decode_status(status);
+}
+
+static const char *th_tmpdir(void)
+{
+    const char *d = getenv("GASNET_TMPDIR");
+    if (!d || !*d) d = getenv("TMPDIR");
+    if (!d || !*d) d = "/tmp";
+    return d;
+}
+
+/* Entries of `dir` named pshm* (and containing `tag` if given). */
+static int th_count_dir(const char *dir, const char *tag)
+{
+    DIR *d = opendir(dir);
+    if (!d) return 0;
+    int count = 0;
+    struct dirent *e;
+    while ((e = readdir(d)))
+        if (strncmp(e->d_name, "pshm", 4) == 0 && (!tag || strstr(e->d_name, tag))) count++;
+    closedir(d);
+    return count;
+}
+
+/* SysV segments whose header is a pshm header (of job `tag` if given).
+ * Segments already removed (SHM_DEST) disappear with their last mapping. */
+static int th_count_sysv(const char *tag)
+{
+    FILE *f = fopen("/proc/sysvipc/shm", "r");
+    if (!f) return 0;
+    char line[512];
+    int count = 0;
+    if (!fgets(line, sizeof line, f)) {
+        fclose(f);
+        return 0;
+    }
+    while (fgets(line, sizeof line, f)) {
+        long long key;
+        int shmid;
+        unsigned perms;
+        unsigned long long size;
+        if (sscanf(line, "%lld %d %o %llu", &key, &shmid, &perms, &size) != 4) continue;
+        if (perms & SHM_DEST) continue;
+        if (size < sizeof(seg_meta_t)) continue;
+        void *p = shmat(shmid, NULL, SHM_RDONLY);
+        if (p == (void *)-1) continue;
+        const seg_meta_t *m = p;
+        if (memcmp(m->magic, SEG_MAGIC, sizeof m->magic) == 0 &&
+            (!tag || strncmp(m->tag, tag, sizeof m->tag) == 0))
+            count++;
+        shmdt(p);
+    }
+    fclose(f);
+    return count;
+}
+
+int th_count_objects(const char *tag)
+{
+    return th_count_dir("/dev/shm", tag) + th_count_dir(th_tmpdir(), tag) + th_count_sysv(tag);
+}
+
+int th_can_unshare(void)
+{
+    if (geteuid() != 0) return 0;
+    char out[256];
+    return th_run("unshare --mount --ipc true", out, sizeof out) == 0;
+}

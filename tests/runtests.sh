@@ -1,0 +1,191 @@
+#!/bin/bash
+#
+# runtests.sh - runs the tests from the top of the build tree.
+#
+#   tests/runtests.sh [t-NAME ...]     (default: every tests/t-* program and
+#                                       tests/t-*.sh, then tests/mpi/t-* under
+#                                       mpirun when they were built)
+#
+# Each test runs with PSHM_BUILD=<top> and a timeout (PSHM_TEST_TIMEOUT
+# seconds, default 120). Shared-memory objects named pshm* in /dev/shm and the
+# temporary directory, and SysV segments, are listed before and after each
+# test: a test that leaves one behind fails, and the leftovers are removed so
+# that the next test starts clean. An object whose creator is still running
+# belongs to another job on the machine and is left alone.
+# Full output goes to tests/logs/<name>.log. The last line is
+# "N passed, N failed, N skipped"; the exit status is 1 if any test failed.
+
+set -u
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top" || exit 1
+export PSHM_BUILD=$top
+timeout_s=${PSHM_TEST_TIMEOUT:-120}
+case $timeout_s in
+''|*[!0-9]*|0) echo "runtests: PSHM_TEST_TIMEOUT must be a positive number of seconds, not '$timeout_s'" >&2; exit 2 ;;
+esac
+tmpdir=${GASNET_TMPDIR:-${TMPDIR:-/tmp}}
+logdir=tests/logs
+mkdir -p "$logdir"
+
+# ------------------------------------------------------------------ leftovers
+
+# One line per object: "<kind> <id>", ids stable while the object lives.
+snapshot() {
+  local f
+  for f in /dev/shm/pshm* "$tmpdir"/pshm*; do
+    [ -e "$f" ] && echo "file $f"
+  done
+  if [ -r /proc/sysvipc/shm ]; then
+    awk 'NR > 1 { print "sysv " $2 }' /proc/sysvipc/shm
+  elif command -v ipcs >/dev/null 2>&1; then
+    ipcs -m 2>/dev/null | awk '$1 ~ /^0x/ { print "sysv " $2 }'
+  fi
+}
+
+# Pid of an object's creator: the pid field of the pshm header (offset 24),
+# or the SysV creator pid; empty if unknown.
+creator() {
+  case $1 in
+  file) od -An -t d4 -j 24 -N 4 "$2" 2>/dev/null | tr -d ' ' ;;
+  sysv) awk -v id="$2" 'NR > 1 && $2 == id { print $5 }' /proc/sysvipc/shm 2>/dev/null ;;
+  esac
+}
+
+describe() {
+  case $1 in
+  file) ls -l "$2" 2>/dev/null || echo "$2" ;;
+  sysv) awk -v id="$2" 'NR > 1 && $2 == id { printf "SysV segment shmid %s key 0x%08x, %s bytes, creator pid %s, %s attached\n", $2, $1, $4, $5, $7 }' /proc/sysvipc/shm 2>/dev/null ;;
+  esac
+}
+
+remove_object() {
+  case $1 in
+  file) rm -f "$2" ;;
+  sysv) ipcrm -m "$2" 2>/dev/null ;;
+  esac
+}
+
+# Objects in $2 (after) and not in $1 (before), whose creator is gone.
+leftovers() {
+  local kind id pid
+  comm -13 <(printf '%s\n' "$1" | sort) <(printf '%s\n' "$2" | sort) |
+    while read -r kind id; do
+      [ -n "$kind" ] || continue
+      pid=$(creator "$kind" "$id")
+      if [ -n "$pid" ] && [ "$pid" -gt 0 ] 2>/dev/null && kill -0 "$pid" 2>/dev/null; then
+        continue
+      fi
+      echo "$kind $id"
+    done
+}
+
+# ------------------------------------------------------------------ running
+
+now() { date +%s.%N; }
+elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1fs", b - a }'; }
+
+tests=()
+if [ $# -gt 0 ]; then
+  for a in "$@"; do
+    a=${a#./}
+    case $a in
+    tests/*) ;;
+    *) a=tests/$a ;;
+    esac
+    if [ ! -e "$a" ] && [ -e "$a.sh" ]; then a=$a.sh; fi
+    tests+=("$a")
+  done
+else
+  for f in tests/t-*; do
+    case $f in
+    *.sh) tests+=("$f") ;;
+    *.c|*.o|*.d|*.log) ;;
+    *) [ -f "$f" ] && [ -x "$f" ] && tests+=("$f") ;;
+    esac
+  done
+  for f in tests/mpi/t-*; do
+    case $f in *.c|*.o|*.d) continue ;; esac
+    [ -f "$f" ] && [ -x "$f" ] && tests+=("$f")
+  done
+fi
+
+# MPI tests run under mpirun; Open MPI refuses root unless told.
+mpi_np=${PSHM_MPI_NP:-2}
+mpirun=${MPIRUN:-mpirun}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+
+passed=0
+failed=0
+skipped=0
+for t in "${tests[@]}"; do
+  name=$(basename "$t")
+  case $t in tests/mpi/*) name=mpi-$name ;; esac
+  log=$logdir/$name.log
+  if [ ! -e "$t" ]; then
+    echo "FAIL $name: $t does not exist (not built?)"
+    failed=$((failed + 1))
+    continue
+  fi
+  case $t in
+  *.sh) if [ -x "$t" ]; then cmd=("$t"); else cmd=(sh "$t"); fi ;;
+  tests/mpi/*)
+    if ! command -v "$mpirun" >/dev/null 2>&1; then
+      echo "SKIP $name: $mpirun not found"
+      skipped=$((skipped + 1))
+      continue
+    fi
+    cmd=("$mpirun" --oversubscribe -n "$mpi_np" "$t") ;;
+  *) cmd=("$t") ;;
+  esac
+
+  before=$(snapshot)
+  start=$(now)
+  timeout -k 5 "$timeout_s" "${cmd[@]}" </dev/null >"$log" 2>&1
+  rc=$?
+  end=$(now)
+  took=$(elapsed "$start" "$end")
+  left=$(leftovers "$before" "$(snapshot)")
+
+  why=""
+  case $rc in
+  0) result=PASS ;;
+  77) result=SKIP; why=$(grep -v '^[[:space:]]*$' "$log" | tail -n 1) ;;
+  124|137)
+    result=FAIL
+    # 137 is also a test killed by SIGKILL before its time was up.
+    if [ $rc = 124 ] || awk -v a="$start" -v b="$end" -v t="$timeout_s" 'BEGIN { exit !(b - a >= t) }'; then
+      why="timed out after $timeout_s s (PSHM_TEST_TIMEOUT)"
+    else
+      why="killed by signal 9"
+    fi ;;
+  *)
+    result=FAIL
+    if [ $rc -gt 128 ]; then why="killed by signal $((rc - 128))"; else why="exit status $rc"; fi ;;
+  esac
+  if [ -n "$left" ]; then
+    [ $result = FAIL ] && why="$why; " || why=""
+    result=FAIL
+    why="${why}left shared-memory objects behind"
+  fi
+
+  case $result in
+  PASS) echo "PASS $name ($took)"; passed=$((passed + 1)) ;;
+  SKIP) echo "SKIP $name${why:+: $why}"; skipped=$((skipped + 1)) ;;
+  FAIL)
+    echo "FAIL $name ($took): $why"
+    tail -n 20 "$log" | sed 's/^/    | /'
+    echo "    (full output: $log)"
+    failed=$((failed + 1)) ;;
+  esac
+  if [ -n "$left" ]; then
+    while read -r kind id; do
+      echo "    leftover: $(describe "$kind" "$id")"
+      remove_object "$kind" "$id"
+    done <<<"$left"
+    { echo "runtests: leftovers removed after the test:"; echo "$left"; } >>"$log"
+  fi
+done
+
+echo "$passed passed, $failed failed, $skipped skipped"
+[ $failed -eq 0 ]
