@@ -306,6 +306,7 @@ int pshm_attach(pshm_ctx_t *ctx, size_t segsize)
             rc = first_failure(recs, ctx->size, "pshm_attach");
         goto fail;
     }
+    sigguard_arm(ctx, &ctx->segs[ctx->nm.node_rank], &ctx->region);
     rc = attach_create(ctx, segsize, region_len, recs);
     if (rc < 0)
         goto fail;
@@ -317,6 +318,7 @@ int pshm_attach(pshm_ctx_t *ctx, size_t segsize)
     rc = seg_be_unlink(&ctx->segs[ctx->nm.node_rank], &ctx->cfg);
     if (rc == 0 && ctx->nm.node_rank == 0)
         rc = seg_be_unlink(&ctx->region, &ctx->cfg);
+    sigguard_disarm();
     ctx->state = CTX_ATTACHED;
     if (rc == 0)
         rc = pshm_node_barrier(ctx);
@@ -330,6 +332,7 @@ int pshm_attach(pshm_ctx_t *ctx, size_t segsize)
 
 fail:
     attach_undo(ctx);
+    sigguard_disarm();
     free(ctx->peer_pid);
     free(ctx->peer_pidfd);
     ctx->peer_pid = NULL;

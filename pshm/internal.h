@@ -177,6 +177,10 @@ int ctx_wait_step(pshm_ctx_t *ctx, uint32_t *spins);
  * peer >= 0 restricts the death check to that supernode rank. */
 int live_check(pshm_ctx_t *ctx, int peer);
 int live_init(pshm_ctx_t *ctx);  /* opens pidfds after the attach exchange */
+/* While named objects exist (inside pshm_attach), a fatal signal removes the
+ * names first, then goes to the application's handler or default action. */
+void sigguard_arm(pshm_ctx_t *ctx, seg_obj_t *seg, seg_obj_t *region);
+void sigguard_disarm(void);
 void live_fini(pshm_ctx_t *ctx);
 uint64_t pshm_now_ns(void);
 
