@@ -1,0 +1,37 @@
+/*
+ * backend.h - helpers the segment backends share (implemented in segment.c,
+ * which is compiled with every backend).
+ */
+#ifndef PSHM_SEGMENT_BACKEND_H
+#define PSHM_SEGMENT_BACKEND_H
+
+#include "internal.h"
+
+/* -EEXIST with the advice to run pshm-cleanup. */
+int seg_exists_err(const char *what, const char *name);
+/* Free bytes of the file system holding `dir` (statvfs), 0 if unknown. */
+int seg_fs_avail(const char *dir, uint64_t *bytes);
+/* Physical memory in bytes. */
+uint64_t seg_phys_mem(void);
+/* True if `m` is a pshm header of job `tag` created by this uid. */
+bool seg_meta_ok(const seg_meta_t *m, const char *tag);
+
+/*
+ * Objects behind a file descriptor (posix, file). `fd` was just created
+ * exclusively at `name` in `dir`: sets mode 0600, reserves `len` bytes, maps
+ * it. On failure the caller unlinks the name and closes fd.
+ */
+int seg_fd_setup(seg_obj_t *o, int fd, const char *name, const char *dir, size_t len,
+                 const char *advice);
+/* fd was opened (O_NOFOLLOW|O_NONBLOCK) at a peer's name: checks that it is a
+ * regular file of ref->len bytes owned by this uid, then maps it. Closes fd. */
+int seg_fd_map_peer(seg_obj_t *o, int fd, const seg_ref_t *ref, const char *shown);
+/* True if `fd2` (just opened at the name) is the same object as `fd`. */
+bool seg_fd_same(int fd, int fd2);
+/* Removes from directory `dir` every regular file "pshm.<uid>.<tag>.*" whose
+ * header carries `tag`; returns the count or < 0. */
+int seg_dir_remove_tag(const char *dir, const char *tag);
+/* Checks a name received from a peer: starts with "pshm", no '/'. */
+int seg_name_check(const char *name, const char *shown);
+
+#endif

@@ -1,0 +1,120 @@
+/*
+ * file.c - objects as files "pshm.<uid>.<tag>.<kind><index>" in the
+ * temporary directory (GASNET_TMPDIR, else TMPDIR, else /tmp), mapped shared.
+ * Every open is relative to a descriptor of that directory and never follows
+ * a link; attach also refuses FIFOs, devices and files of other users.
+ */
+#include "segment/backend.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+const char seg_be_name[] = "file";
+
+static const char advice[] =
+    "free space there, set GASNET_TMPDIR to a larger file system (a tmpfs is fastest), "
+    "or ask for a smaller segment or lower GASNET_MAX_SEGSIZE";
+
+static int open_dir(const pshm_cfg_t *cfg)
+{
+    int dfd = open(cfg->tmpdir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (dfd < 0)
+        return pshm_err(-errno, "cannot open the temporary directory %s: %s; set GASNET_TMPDIR "
+                        "to a writable directory", cfg->tmpdir, strerror(errno));
+    return dfd;
+}
+
+int seg_be_create(seg_obj_t *o, const pshm_cfg_t *cfg, const char *name, size_t len)
+{
+    char shown[PSHM_PATH_MAX + SEG_NAME_MAX];
+    int dfd, fd, rc;
+
+    if (name[0] == '/' || strlen(name) >= SEG_NAME_MAX)
+        return pshm_err(-EINVAL, "bad object name \"%s\"", name);
+    snprintf(shown, sizeof shown, "%s/%s", cfg->tmpdir, name);
+    if ((dfd = open_dir(cfg)) < 0) return dfd;
+    fd = openat(dfd, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        rc = errno == EEXIST ? seg_exists_err("file", shown)
+                             : pshm_err(-errno, "cannot create %s: %s; set GASNET_TMPDIR to a "
+                                        "writable directory", shown, strerror(errno));
+        close(dfd);
+        return rc;
+    }
+    snprintf(o->ref.name, sizeof o->ref.name, "%s", name);
+    if ((rc = seg_fd_setup(o, fd, shown, cfg->tmpdir, len, advice)) < 0) {
+        unlinkat(dfd, name, 0);
+        close(fd);
+        memset(o, 0, sizeof *o);
+        o->fd = -1;
+    }
+    close(dfd);
+    return rc;
+}
+
+int seg_be_attach(seg_obj_t *o, const pshm_cfg_t *cfg, const seg_ref_t *ref)
+{
+    char shown[PSHM_PATH_MAX + SEG_NAME_MAX];
+    int dfd, fd, rc;
+
+    snprintf(shown, sizeof shown, "%s/%.*s", cfg->tmpdir, SEG_NAME_MAX, ref->name);
+    if ((rc = seg_name_check(ref->name, shown)) < 0) return rc;
+    if (ref->name[0] == '/') return pshm_err(-EINVAL, "bad file object name \"%s\"", ref->name);
+    if ((dfd = open_dir(cfg)) < 0) return dfd;
+    /* O_NOFOLLOW: never a link; O_NONBLOCK: a FIFO must not hang the open. */
+    fd = openat(dfd, ref->name, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    close(dfd);
+    if (fd < 0)
+        return pshm_err(-errno, "cannot open %s of a peer: %s", shown, strerror(errno));
+    return seg_fd_map_peer(o, fd, ref, shown);
+}
+
+int seg_be_unlink(seg_obj_t *o, const pshm_cfg_t *cfg)
+{
+    int rc = 0;
+    if (o->owner && o->named) {
+        int dfd = open_dir(cfg);
+        if (dfd < 0) return dfd;
+        /* Removes the name only if it still leads to our file. */
+        int fd2 = openat(dfd, o->ref.name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+        bool same = fd2 >= 0 && o->fd >= 0 && seg_fd_same(o->fd, fd2);
+        if (fd2 >= 0) close(fd2);
+        if (same && unlinkat(dfd, o->ref.name, 0) < 0 && errno != ENOENT)
+            rc = pshm_err(-errno, "cannot remove %s/%s: %s", cfg->tmpdir, o->ref.name,
+                          strerror(errno));
+        close(dfd);
+        if (rc < 0) return rc;
+        o->named = false;
+    }
+    if (o->fd >= 0) {
+        close(o->fd);
+        o->fd = -1;
+    }
+    return 0;
+}
+
+void seg_be_release(seg_obj_t *o, const pshm_cfg_t *cfg)
+{
+    (void)seg_be_unlink(o, cfg);
+    if (o->fd >= 0) close(o->fd);  /* the name could not be removed */
+    o->fd = -1;
+    if (o->addr) munmap(o->addr, o->len);
+    o->addr = NULL;
+    o->len = 0;
+}
+
+int seg_be_avail(const pshm_cfg_t *cfg, uint64_t *bytes)
+{
+    return seg_fs_avail(cfg->tmpdir, bytes);
+}
+
+int seg_be_remove_tag(const pshm_cfg_t *cfg, const char *tag, uint32_t nranks)
+{
+    (void)nranks;
+    return seg_dir_remove_tag(cfg->tmpdir, tag);
+}

@@ -1,0 +1,104 @@
+/*
+ * posix.c - objects from shm_open(), named "/pshm.<uid>.<tag>.<kind><index>".
+ * On Linux they are files of the tmpfs at /dev/shm, which is also where
+ * seg_be_avail() and seg_be_remove_tag() look.
+ */
+#include "segment/backend.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define SHM_DIR "/dev/shm"
+
+const char seg_be_name[] = "posix";
+
+static const char advice[] =
+    "enlarge /dev/shm (mount -o remount,size=<bytes> /dev/shm; in Docker: --shm-size), "
+    "or ask for a smaller segment or lower GASNET_MAX_SEGSIZE";
+
+int seg_be_create(seg_obj_t *o, const pshm_cfg_t *cfg, const char *name, size_t len)
+{
+    char pname[SEG_NAME_MAX];
+    int fd, rc;
+    (void)cfg;
+
+    if (snprintf(pname, sizeof pname, "/%s", name[0] == '/' ? name + 1 : name) >=
+        (int)sizeof pname)
+        return pshm_err(-ENAMETOOLONG, "object name %s is too long", name);
+    fd = shm_open(pname, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        if (errno == EEXIST) return seg_exists_err("shared memory object", pname);
+        return pshm_err(-errno, "cannot create shared memory object %s in " SHM_DIR ": %s",
+                        pname, strerror(errno));
+    }
+    memcpy(o->ref.name, pname, sizeof pname);
+    if ((rc = seg_fd_setup(o, fd, pname, SHM_DIR, len, advice)) < 0) {
+        shm_unlink(pname);
+        close(fd);
+        memset(o, 0, sizeof *o);
+        o->fd = -1;
+        return rc;
+    }
+    return 0;
+}
+
+int seg_be_attach(seg_obj_t *o, const pshm_cfg_t *cfg, const seg_ref_t *ref)
+{
+    int rc, fd;
+    (void)cfg;
+    if ((rc = seg_name_check(ref->name, ref->name)) < 0) return rc;
+    /* O_NONBLOCK: a FIFO planted at the name must not hang us. */
+    fd = shm_open(ref->name, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0);
+    if (fd < 0)
+        return pshm_err(-errno, "cannot open shared memory object %s of a peer: %s", ref->name,
+                        strerror(errno));
+    return seg_fd_map_peer(o, fd, ref, ref->name);
+}
+
+int seg_be_unlink(seg_obj_t *o, const pshm_cfg_t *cfg)
+{
+    (void)cfg;
+    if (o->owner && o->named) {
+        /* Removes the name only if it still leads to our object. */
+        int fd2 = shm_open(o->ref.name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0);
+        bool same = fd2 >= 0 && o->fd >= 0 && seg_fd_same(o->fd, fd2);
+        if (fd2 >= 0) close(fd2);
+        if (same && shm_unlink(o->ref.name) < 0 && errno != ENOENT)
+            return pshm_err(-errno, "cannot remove shared memory object %s: %s", o->ref.name,
+                            strerror(errno));
+        o->named = false;
+    }
+    if (o->fd >= 0) {
+        close(o->fd);
+        o->fd = -1;
+    }
+    return 0;
+}
+
+void seg_be_release(seg_obj_t *o, const pshm_cfg_t *cfg)
+{
+    (void)seg_be_unlink(o, cfg);
+    if (o->fd >= 0) close(o->fd);  /* the name could not be removed */
+    o->fd = -1;
+    if (o->addr) munmap(o->addr, o->len);
+    o->addr = NULL;
+    o->len = 0;
+}
+
+int seg_be_avail(const pshm_cfg_t *cfg, uint64_t *bytes)
+{
+    (void)cfg;
+    return seg_fs_avail(SHM_DIR, bytes);
+}
+
+int seg_be_remove_tag(const pshm_cfg_t *cfg, const char *tag, uint32_t nranks)
+{
+    (void)cfg;
+    (void)nranks;
+    return seg_dir_remove_tag(SHM_DIR, tag);
+}

@@ -1,0 +1,337 @@
+/*
+ * segment.c - what every backend shares: names, headers, size limits, and the
+ * helpers of the descriptor-based backends (posix, file).
+ */
+#include "segment/backend.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <time.h>
+#include <unistd.h>
+
+static uint64_t page_size(void)
+{
+    long p = sysconf(_SC_PAGESIZE);
+    return p > 0 ? (uint64_t)p : 4096;
+}
+
+uint64_t seg_phys_mem(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES);
+    return pages > 0 ? (uint64_t)pages * page_size() : 0;
+}
+
+int seg_fs_avail(const char *dir, uint64_t *bytes)
+{
+    struct statvfs sv;
+    if (statvfs(dir, &sv) < 0)
+        return pshm_err(-errno, "cannot query the free space of %s: %s", dir, strerror(errno));
+    *bytes = (uint64_t)sv.f_bavail * (uint64_t)sv.f_frsize;
+    return 0;
+}
+
+int seg_exists_err(const char *what, const char *name)
+{
+    return pshm_err(-EEXIST,
+                    "%s %s already exists (left by a job that died, or a job tag in use "
+                    "twice); it was not touched: remove stale objects with pshm-cleanup",
+                    what, name);
+}
+
+bool seg_meta_ok(const seg_meta_t *m, const char *tag)
+{
+    return !memcmp(m->magic, SEG_MAGIC, sizeof m->magic) && m->uid == (uint32_t)geteuid() &&
+           strnlen(m->tag, sizeof m->tag) < sizeof m->tag && !strcmp(m->tag, tag);
+}
+
+int seg_name_check(const char *name, const char *shown)
+{
+    const char *base = name[0] == '/' ? name + 1 : name;
+    if (strnlen(name, SEG_NAME_MAX) >= SEG_NAME_MAX || strncmp(base, "pshm", 4) ||
+        strchr(base, '/'))
+        return pshm_err(-EINVAL, "refusing to attach \"%.*s\": not the name of a pshm object",
+                        SEG_NAME_MAX, shown);
+    return 0;
+}
+
+/* ---------------------------------------------------------------- names */
+
+int seg_make_name(char *out, size_t n, const char *tag, int kind, int index)
+{
+    if (!tag || !boot_tag_valid(tag))
+        return pshm_err(-EINVAL, "job tag \"%s\" is not valid: expected 1 to %d characters "
+                        "of [a-z0-9]", tag ? tag : "(null)", PSHM_TAG_MAX);
+    if ((kind != SEG_KIND_SEGMENT && kind != SEG_KIND_REGION) || index < 0)
+        return pshm_err(-EINVAL, "bad object kind '%c' or index %d", kind, index);
+    int len = snprintf(out, n, "pshm.%u.%s.%c%d", (unsigned)geteuid(), tag, kind, index);
+    if (len < 0 || (size_t)len >= n)
+        return pshm_err(-ENAMETOOLONG, "object name for tag %s does not fit %zu bytes", tag, n);
+    return 0;
+}
+
+/* --------------------------------------------------------------- create */
+
+int seg_create(seg_obj_t *o, const pshm_cfg_t *cfg, const char *tag, int kind, int index,
+               int rank, uint32_t nranks, uint64_t user_len)
+{
+    char name[SEG_NAME_MAX], buf[32];
+    uint64_t pg = page_size(), start = 0;
+    int rc;
+
+    memset(o, 0, sizeof *o);
+    o->fd = -1;
+    o->ref.shmid = -1;
+    if (user_len > (uint64_t)SIZE_MAX - SEG_HDR_SIZE - pg)
+        return pshm_err(-ENOMEM, "a segment of %s cannot be mapped in this address space",
+                        pshm_fmt_size(buf, sizeof buf, user_len));
+    size_t len = SEG_HDR_SIZE + PSHM_ALIGN_UP(user_len, pg);
+    if ((rc = seg_make_name(name, sizeof name, tag, kind, index)) < 0) return rc;
+    if ((rc = seg_pid_start(getpid(), &start)) < 0) start = 0; /* /proc missing: no check */
+    if ((rc = seg_be_create(o, cfg, name, len)) < 0) return rc;
+
+    /* Nobody maps the object before the bootstrap hands out its ref, but
+     * pshm-cleanup may read a header at any time: magic goes last. */
+    seg_meta_t *m = o->addr;
+    m->version = SEG_META_VERSION;
+    m->kind = (uint32_t)kind;
+    m->uid = (uint32_t)geteuid();
+    m->rank = rank;
+    m->pid = (int32_t)getpid();
+    m->nranks = nranks;
+    m->pid_start = start;
+    m->created = (uint64_t)time(NULL);
+    m->len = len;
+    snprintf(m->tag, sizeof m->tag, "%s", tag);
+    if (o->ref.key)
+        snprintf(m->name, sizeof m->name, "key 0x%08x", o->ref.key);
+    else
+        snprintf(m->name, sizeof m->name, "%s", o->ref.name);
+    atomic_thread_fence(memory_order_release);
+    memcpy(m->magic, SEG_MAGIC, sizeof m->magic);
+    return 0;
+}
+
+/* ----------------------------------------------------------- size limit */
+
+int seg_max_size(const pshm_cfg_t *cfg, int node_size, uint64_t reserved, uint64_t *max)
+{
+    char a[32], b[32], c[32], d[32];
+    uint64_t pg = page_size(), phys = seg_phys_mem(), avail, by_env, by_store, by_as = UINT64_MAX;
+    struct rlimit rl;
+    int rc;
+
+    if (node_size < 1) return pshm_err(-EINVAL, "seg_max_size: node size %d < 1", node_size);
+    const segsize_spec_t *s = &cfg->max_segsize;
+    by_env = s->bytes ? s->bytes : (uint64_t)(s->fraction * (double)phys);
+    if (s->per == 'h') by_env /= (uint64_t)node_size;
+
+    if ((rc = seg_be_avail(cfg, &avail)) < 0) return rc;
+    by_store = avail > reserved ? (avail - reserved) / (uint64_t)node_size : 0;
+    by_store = by_store > SEG_HDR_SIZE ? by_store - SEG_HDR_SIZE : 0;
+
+    /* Every process maps every segment of its supernode and the AM region. */
+    if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) {
+        uint64_t as = (uint64_t)rl.rlim_cur;
+        by_as = as > reserved ? (as - reserved) / (uint64_t)node_size : 0;
+        by_as = by_as > SEG_HDR_SIZE ? by_as - SEG_HDR_SIZE : 0;
+    }
+
+    uint64_t m = by_env < by_store ? by_env : by_store;
+    if (by_as < m) m = by_as;
+    m -= m % pg;
+    if (m < pg) {
+        pshm_fmt_size(a, sizeof a, by_env);
+        pshm_fmt_size(b, sizeof b, avail);
+        pshm_fmt_size(c, sizeof c, reserved);
+        pshm_fmt_size(d, sizeof d, by_as == UINT64_MAX ? 0 : by_as);
+        return pshm_err(by_store <= by_env && by_store <= by_as ? -ENOSPC : -ENOMEM,
+                        "no room for a segment of even one page for each of %d processes: "
+                        "GASNET_MAX_SEGSIZE allows %s each, the %s backing store has %s free "
+                        "(%s of it for the message queues), the address space limit allows %s "
+                        "each (0: none); raise the smallest of these (ulimit -v, GASNET_MAX_SEGSIZE, "
+                        "the size of /dev/shm or GASNET_TMPDIR)",
+                        node_size, a, seg_be_name, b, c, d);
+    }
+    *max = m;
+    return 0;
+}
+
+/* ------------------------------------------------------------ pid start */
+
+int seg_pid_start(pid_t pid, uint64_t *start)
+{
+    char path[64], buf[1024];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return pshm_err(errno == ENOENT ? -ESRCH : -errno, "cannot read %s: %s", path,
+                        strerror(errno));
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0) return pshm_err(-EIO, "cannot read %s", path);
+    buf[n] = 0;
+    /* The command name (field 2) may hold spaces and ')': skip to the last ')'. */
+    char *p = strrchr(buf, ')');
+    unsigned long long v = 0;
+    if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d "
+                            "%*d %*d %*d %*d %llu", &v) != 1)
+        return pshm_err(-EIO, "cannot parse the start time in %s", path);
+    *start = v;
+    return 0;
+}
+
+/* ---------------------------------------------- descriptor-based objects */
+
+static int map_fd(seg_obj_t *o, int fd, size_t len, const char *name)
+{
+    char buf[32];
+    void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (p == MAP_FAILED)
+        return pshm_err(-errno, "cannot map %s of %s: %s; check the address space limit "
+                        "(ulimit -v) or ask for a smaller segment",
+                        pshm_fmt_size(buf, sizeof buf, len), name, strerror(errno));
+    o->addr = p;
+    o->len = len;
+    return 0;
+}
+
+static int reserve_err(int err, const char *name, const char *dir, uint64_t len, uint64_t avail,
+                       const char *advice)
+{
+    char a[32], b[32];
+    pshm_fmt_size(a, sizeof a, len);
+    pshm_fmt_size(b, sizeof b, avail);
+    if (err == -ENOSPC || err == -EFBIG || err == -EDQUOT)
+        return pshm_err(-ENOSPC, "cannot reserve %s for %s in %s: only %s free; %s", a, name, dir,
+                        b, advice);
+    return pshm_err(err, "cannot reserve %s for %s in %s (%s free): %s", a, name, dir, b,
+                    strerror(-err));
+}
+
+int seg_fd_setup(seg_obj_t *o, int fd, const char *name, const char *dir, size_t len,
+                 const char *advice)
+{
+    uint64_t avail = 0;
+    int rc = 0;
+
+    /* The umask may have removed bits from 0600 but never added any; set it
+     * exactly so that the creator can always reopen it (and nobody else). */
+    if (fchmod(fd, 0600) < 0)
+        return pshm_err(-errno, "cannot set mode 0600 on %s: %s", name, strerror(errno));
+    (void)seg_fs_avail(dir, &avail);  /* for the message: before we take any */
+    pshm_err_clear();
+
+    bool reserved = false;
+#if PSHM_HAVE_POSIX_FALLOCATE
+    /* Allocates every block now so that a full file system is ENOSPC here and
+     * never a SIGBUS on first touch. Returns the error, not -1/errno. */
+    do rc = posix_fallocate(fd, 0, (off_t)len);
+    while (rc == EINTR);
+    if (rc != 0 && rc != EOPNOTSUPP && rc != ENOSYS)
+        return reserve_err(-rc, name, dir, len, avail, advice);
+    reserved = rc == 0;
+#endif
+    /* No fallocate here: size the object, then fault every page in below. */
+    if (!reserved && ftruncate(fd, (off_t)len) < 0)
+        return reserve_err(-errno, name, dir, len, avail, advice);
+    if ((rc = map_fd(o, fd, len, name)) < 0) return rc;
+#ifdef MADV_POPULATE_WRITE
+    /* Populating turns a short store into an error now (EFAULT where a touch
+     * would have been SIGBUS); EINVAL: kernel older than 5.14, nothing to do. */
+    if (!reserved && madvise(o->addr, len, MADV_POPULATE_WRITE) < 0 && errno != EINVAL) {
+        int e = errno == EFAULT || errno == ENOMEM ? -ENOSPC : -errno;
+        munmap(o->addr, len);
+        o->addr = NULL;
+        return reserve_err(e, name, dir, len, avail, advice);
+    }
+#endif
+    o->fd = fd;
+    o->ref.len = len;
+    o->owner = true;
+    o->named = true;
+    return 0;
+}
+
+int seg_fd_map_peer(seg_obj_t *o, int fd, const seg_ref_t *ref, const char *shown)
+{
+    char a[32], b[32];
+    struct stat st;
+    int rc = 0, fl;
+
+    memset(o, 0, sizeof *o);
+    o->fd = -1;
+    if (fstat(fd, &st) < 0)
+        rc = pshm_err(-errno, "cannot stat %s: %s", shown, strerror(errno));
+    else if (!S_ISREG(st.st_mode))
+        rc = pshm_err(-EINVAL, "refusing to attach %s: not a regular file (mode 0%o); "
+                      "something else was put at its name", shown, (unsigned)st.st_mode);
+    else if (st.st_uid != geteuid())
+        rc = pshm_err(-EPERM, "refusing to attach %s: owned by uid %u, not by this user (uid %u)",
+                      shown, (unsigned)st.st_uid, (unsigned)geteuid());
+    else if ((uint64_t)st.st_size != ref->len)
+        rc = pshm_err(-EINVAL, "refusing to attach %s: it holds %s, its creator announced %s",
+                      shown, pshm_fmt_size(a, sizeof a, (uint64_t)st.st_size),
+                      pshm_fmt_size(b, sizeof b, ref->len));
+    /* Opened O_NONBLOCK so that a FIFO could not hang the open; not needed now. */
+    else if ((fl = fcntl(fd, F_GETFL)) < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0)
+        rc = pshm_err(-errno, "cannot clear O_NONBLOCK on %s: %s", shown, strerror(errno));
+    else if ((rc = map_fd(o, fd, ref->len, shown)) == 0)
+        o->ref = *ref;
+    close(fd);
+    return rc;
+}
+
+bool seg_fd_same(int fd, int fd2)
+{
+    struct stat a, b;
+    return fstat(fd, &a) == 0 && fstat(fd2, &b) == 0 && a.st_dev == b.st_dev &&
+           a.st_ino == b.st_ino;
+}
+
+/* Opens dfd/name without following links or blocking and checks that it is a
+ * regular file of ours whose header carries `tag`. Returns the fd or -1. */
+static int open_tagged(int dfd, const char *name, const char *tag)
+{
+    seg_meta_t m;
+    struct stat st;
+    int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) return -1;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() &&
+        st.st_size >= (off_t)SEG_HDR_SIZE && pread(fd, &m, sizeof m, 0) == (ssize_t)sizeof m &&
+        seg_meta_ok(&m, tag))
+        return fd;
+    close(fd);
+    return -1;
+}
+
+int seg_dir_remove_tag(const char *dir, const char *tag)
+{
+    char prefix[SEG_NAME_MAX];
+    int count = 0, rc;
+    if ((rc = seg_make_name(prefix, sizeof prefix, tag, SEG_KIND_SEGMENT, 0)) < 0) return rc;
+    prefix[strlen(prefix) - 2] = 0; /* "pshm.<uid>.<tag>." */
+    DIR *d = opendir(dir);
+    if (!d) return pshm_err(-errno, "cannot list %s: %s", dir, strerror(errno));
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (strncmp(e->d_name, prefix, strlen(prefix))) continue;
+        int fd = open_tagged(dirfd(d), e->d_name, tag);
+        if (fd < 0) continue;
+        /* Unlink only if the name still leads to the file we checked. */
+        struct stat st, now;
+        if (fstat(fd, &st) == 0 && fstatat(dirfd(d), e->d_name, &now, AT_SYMLINK_NOFOLLOW) == 0 &&
+            st.st_ino == now.st_ino && st.st_dev == now.st_dev &&
+            unlinkat(dirfd(d), e->d_name, 0) == 0)
+            count++;
+        close(fd);
+    }
+    closedir(d);
+    return count;
+}

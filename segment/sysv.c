@@ -1,0 +1,227 @@
+/*
+ * sysv.c - System V shared memory (shmget/shmat).
+ *
+ * The key of an object is a hash of its name "pshm.<uid>.<tag>.<kind><index>",
+ * so pshmrun can find a dead job's objects again; peers attach through the
+ * shmid passed in seg_ref_t, which keeps working after IPC_RMID (Linux).
+ */
+#include "segment/backend.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ipc.h>
+#include <sys/mman.h>
+#include <sys/shm.h>
+#include <unistd.h>
+
+const char seg_be_name[] = "sysv";
+
+/* FNV-1a of the name; never IPC_PRIVATE (0) nor (key_t)-1. */
+static uint32_t name_key(const char *name)
+{
+    uint32_t h = 2166136261u;
+    for (const char *p = name; *p; p++) h = (h ^ (uint8_t)*p) * 16777619u;
+    if (h == 0 || h == UINT32_MAX) h = 0x70736d31u; /* "psm1" */
+    return h;
+}
+
+static uint64_t read_u64(const char *path)
+{
+    unsigned long long v = 0;
+    FILE *f = fopen(path, "re");
+    if (f) {
+        if (fscanf(f, "%llu", &v) != 1) v = 0;
+        fclose(f);
+    }
+    return v;
+}
+
+/* Segments and pages in use in this IPC namespace (/proc/sysvipc/shm). */
+static void sysv_usage(uint64_t *segs, uint64_t *pages)
+{
+    char line[512];
+    long pg = sysconf(_SC_PAGESIZE);
+    FILE *f = fopen("/proc/sysvipc/shm", "re");
+    *segs = *pages = 0;
+    if (!f) return;
+    while (fgets(line, sizeof line, f)) {
+        unsigned long long size;
+        if (sscanf(line, "%*d %*d %*o %llu", &size) != 1) continue; /* the header line */
+        (*segs)++;
+        *pages += (size + (uint64_t)pg - 1) / (uint64_t)pg;
+    }
+    fclose(f);
+}
+
+static int create_err(int e, const char *shown, size_t len)
+{
+    char a[32], b[32];
+    uint64_t segs, pages, pg = (uint64_t)sysconf(_SC_PAGESIZE);
+    uint64_t shmmax = read_u64("/proc/sys/kernel/shmmax");
+    uint64_t shmall = read_u64("/proc/sys/kernel/shmall");
+    uint64_t shmmni = read_u64("/proc/sys/kernel/shmmni");
+    pshm_fmt_size(a, sizeof a, len);
+    sysv_usage(&segs, &pages);
+    if (e == EEXIST) return seg_exists_err("SysV segment", shown);
+    if (e == EINVAL)
+        return pshm_err(-EINVAL, "cannot create SysV segment %s of %s: exceeds kernel.shmmax=%llu "
+                        "bytes; raise it with sysctl -w kernel.shmmax=%zu, or ask for a smaller "
+                        "segment or lower GASNET_MAX_SEGSIZE", shown, a,
+                        (unsigned long long)shmmax, len);
+    if (e == ENOSPC && shmmni && segs >= shmmni)
+        return pshm_err(-ENOSPC, "cannot create SysV segment %s: all kernel.shmmni=%llu segments "
+                        "are in use; raise it with sysctl -w kernel.shmmni=<count> or remove "
+                        "stale ones (pshm-cleanup, ipcrm)", shown, (unsigned long long)shmmni);
+    if (e == ENOSPC)
+        return pshm_err(-ENOSPC, "cannot create SysV segment %s of %s: exceeds kernel.shmall=%llu "
+                        "pages (%s free of it); raise it with sysctl -w kernel.shmall=%llu, or ask "
+                        "for a smaller segment or lower GASNET_MAX_SEGSIZE", shown, a,
+                        (unsigned long long)shmall,
+                        pshm_fmt_size(b, sizeof b, shmall > pages ? (shmall - pages) * pg : 0),
+                        (unsigned long long)(pages + (len + pg - 1) / pg));
+    return pshm_err(-e, "cannot create SysV segment %s of %s: %s", shown, a, strerror(e));
+}
+
+int seg_be_create(seg_obj_t *o, const pshm_cfg_t *cfg, const char *name, size_t len)
+{
+    char shown[SEG_NAME_MAX + 24], a[32];
+    struct shmid_ds ds;
+    uint32_t key = name_key(name);
+    int rc = 0;
+    void *p;
+
+    snprintf(shown, sizeof shown, "%s (key 0x%08x)", name, key);
+    int id = shmget((key_t)key, len, IPC_CREAT | IPC_EXCL | 0600);
+    if (id < 0) return create_err(errno, shown, len);
+    /* SysV modes ignore the umask; check that nobody else may map it. */
+    if (shmctl(id, IPC_STAT, &ds) < 0 || (ds.shm_perm.mode & 0777) != 0600) {
+        rc = pshm_err(-EPERM, "SysV segment %s does not have mode 0600", shown);
+        goto fail;
+    }
+    if ((p = shmat(id, NULL, 0)) == (void *)-1) {
+        rc = pshm_err(-errno, "cannot attach SysV segment %s of %s: %s; check the address space "
+                      "limit (ulimit -v)", shown, pshm_fmt_size(a, sizeof a, len), strerror(errno));
+        goto fail;
+    }
+#ifdef MADV_POPULATE_WRITE
+    /* Commits every page now: a memory limit is an error here, not a fault
+     * later. EINVAL: kernel older than 5.14, nothing to do. */
+    if (madvise(p, len, MADV_POPULATE_WRITE) < 0 && errno != EINVAL) {
+        char b[32];
+        uint64_t avail = 0;
+        (void)seg_be_avail(cfg, &avail);
+        rc = pshm_err(-ENOSPC, "cannot commit %s of memory for SysV segment %s: %s (%s "
+                      "available); ask for a smaller segment or lower GASNET_MAX_SEGSIZE",
+                      pshm_fmt_size(a, sizeof a, len), shown, strerror(errno),
+                      pshm_fmt_size(b, sizeof b, avail));
+        shmdt(p);
+        goto fail;
+    }
+#endif
+    o->addr = p;
+    o->len = len;
+    o->fd = -1;
+    o->ref.len = len;
+    o->ref.shmid = id;
+    o->ref.key = key;
+    snprintf(o->ref.name, sizeof o->ref.name, "%s", name);
+    o->owner = true;
+    o->named = true;
+    return 0;
+fail:
+    shmctl(id, IPC_RMID, NULL);
+    return rc;
+}
+
+int seg_be_attach(seg_obj_t *o, const pshm_cfg_t *cfg, const seg_ref_t *ref)
+{
+    char a[32], b[32];
+    struct shmid_ds ds;
+    void *p;
+    (void)cfg;
+
+    memset(o, 0, sizeof *o);
+    o->fd = -1;
+    if (shmctl(ref->shmid, IPC_STAT, &ds) < 0)
+        return pshm_err(errno == EINVAL || errno == EIDRM ? -ENOENT : -errno,
+                        "cannot find SysV segment %.*s (shmid %d) of a peer: %s", SEG_NAME_MAX,
+                        ref->name, ref->shmid, strerror(errno));
+    if (ds.shm_perm.uid != geteuid() || ds.shm_perm.cuid != geteuid())
+        return pshm_err(-EPERM, "refusing to attach SysV segment shmid %d: owned by uid %u, not "
+                        "by this user (uid %u)", ref->shmid, (unsigned)ds.shm_perm.uid,
+                        (unsigned)geteuid());
+    if ((uint64_t)ds.shm_segsz != ref->len)
+        return pshm_err(-EINVAL, "refusing to attach SysV segment shmid %d: it holds %s, its "
+                        "creator announced %s", ref->shmid,
+                        pshm_fmt_size(a, sizeof a, (uint64_t)ds.shm_segsz),
+                        pshm_fmt_size(b, sizeof b, ref->len));
+    if ((p = shmat(ref->shmid, NULL, 0)) == (void *)-1)
+        return pshm_err(-errno, "cannot attach SysV segment shmid %d (%s): %s", ref->shmid,
+                        pshm_fmt_size(a, sizeof a, ref->len), strerror(errno));
+    o->addr = p;
+    o->len = ref->len;
+    o->ref = *ref;
+    return 0;
+}
+
+int seg_be_unlink(seg_obj_t *o, const pshm_cfg_t *cfg)
+{
+    (void)cfg;
+    if (o->owner && o->named) {
+        /* Attachments stay valid; the segment goes with the last detach. */
+        if (shmctl(o->ref.shmid, IPC_RMID, NULL) < 0 && errno != EINVAL && errno != EIDRM)
+            return pshm_err(-errno, "cannot remove SysV segment shmid %d: %s", o->ref.shmid,
+                            strerror(errno));
+        o->named = false;
+    }
+    return 0;
+}
+
+void seg_be_release(seg_obj_t *o, const pshm_cfg_t *cfg)
+{
+    (void)seg_be_unlink(o, cfg);
+    if (o->addr) shmdt(o->addr);
+    o->addr = NULL;
+    o->len = 0;
+}
+
+int seg_be_avail(const pshm_cfg_t *cfg, uint64_t *bytes)
+{
+    uint64_t segs, pages, pg = (uint64_t)sysconf(_SC_PAGESIZE);
+    uint64_t shmmax = read_u64("/proc/sys/kernel/shmmax");
+    uint64_t shmall = read_u64("/proc/sys/kernel/shmall");
+    uint64_t phys = seg_phys_mem(), room;
+    (void)cfg;
+    sysv_usage(&segs, &pages);
+    /* shmall * page size saturates: the default is near 2^64 pages. */
+    room = shmall <= pages ? 0 : (shmall - pages > UINT64_MAX / pg ? UINT64_MAX : (shmall - pages) * pg);
+    if (shmmax && shmmax < room) room = shmmax;
+    if (phys && phys < room) room = phys; /* SysV memory is RAM all the same */
+    *bytes = room;
+    return 0;
+}
+
+int seg_be_remove_tag(const pshm_cfg_t *cfg, const char *tag, uint32_t nranks)
+{
+    static const int kinds[] = {SEG_KIND_SEGMENT, SEG_KIND_REGION};
+    char name[SEG_NAME_MAX];
+    int count = 0, rc;
+    (void)cfg;
+    for (int k = 0; k < 2; k++) {
+        for (uint32_t i = 0; i < nranks; i++) {
+            struct shmid_ds ds;
+            if ((rc = seg_make_name(name, sizeof name, tag, kinds[k], (int)i)) < 0) return rc;
+            int id = shmget((key_t)name_key(name), 0, 0);
+            if (id < 0 || shmctl(id, IPC_STAT, &ds) < 0 || ds.shm_perm.uid != geteuid() ||
+                ds.shm_segsz < SEG_HDR_SIZE)
+                continue;
+            const seg_meta_t *m = shmat(id, NULL, SHM_RDONLY);
+            if (m == (void *)-1) continue;
+            bool ours = seg_meta_ok(m, tag);
+            shmdt(m);
+            if (ours && shmctl(id, IPC_RMID, NULL) == 0) count++;
+        }
+    }
+    return count;
+}
