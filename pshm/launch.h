@@ -31,9 +31,34 @@ typedef struct launch_msg {
     uint32_t len;
 } launch_msg_t;
 
+/* Why the job failed (launch_failed_t.how). */
+enum {
+    LAUNCH_FAIL_EXIT = 1,   /* the rank exited with status `detail` != 0 */
+    LAUNCH_FAIL_SIGNAL,     /* the rank was killed by signal `detail` */
+    LAUNCH_FAIL_ABORT,      /* the rank called pshm_abort(`detail`) */
+    LAUNCH_FAIL_NOFINISH,   /* the rank exited 0 after HELLO without finalizing */
+    LAUNCH_FAIL_STRANDED,   /* the rank ended while others wait in an exchange */
+    LAUNCH_FAIL_PROTOCOL,   /* the rank broke the protocol (e.g. unequal lengths) */
+    LAUNCH_FAIL_LAUNCHER,   /* pshmrun ended the job: signal `detail`, timeout (0),
+                               or could not start every process (-1) */
+    LAUNCH_FAIL_EXEC,       /* the program could not be started (errno `detail`) */
+};
+
 typedef struct launch_failed {
-    int32_t rank;     /* the rank that failed */
-    int32_t status;   /* its exit status (128+N for signal N) */
+    int32_t rank;     /* the rank that failed, -1 when pshmrun ended the job */
+    int32_t status;   /* the job's exit status (128+N for signal N) */
+    int32_t how;      /* LAUNCH_FAIL_* */
+    int32_t detail;   /* exit code, signal number, abort code or errno */
 } launch_failed_t;
+
+#include <stddef.h>
+
+#define LAUNCH_TAG_LEN 12   /* tags pshmrun and the library draw: [a-z0-9]{12} */
+
+/* Draws a random job tag of LAUNCH_TAG_LEN chars into out (n > LAUNCH_TAG_LEN).
+ * Returns 0 or a negative errno (implemented in pshm/boot.c). */
+int launch_random_tag(char *out, size_t n);
+/* Why, as a phrase: "killed by signal 9 (Killed)", "exited with status 3". */
+const char *launch_describe(const launch_failed_t *f, char *buf, size_t n);
 
 #endif /* PSHM_LAUNCH_H */

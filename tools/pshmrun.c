@@ -1,0 +1,654 @@
+/*
+ * pshmrun - starts the N processes of a job on this host and serves their
+ * bootstrap (protocol in pshm/launch.h).
+ *
+ * One AF_UNIX socketpair per process; one poll loop over the sockets and a
+ * signalfd (SIGCHLD, SIGINT, SIGTERM, SIGHUP are blocked and read from it, so
+ * no handler runs at an awkward moment). The first failure decides the exit
+ * status; the others are told, then terminated, then killed.
+ */
+#include "internal.h"
+#include "launch.h"
+#include "tools/util/cli.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define EXIT_TIMEOUT_DEFAULT_MS 2000u
+#define SECONDS_MAX_MS 4000000000u   /* about 46 days */
+
+typedef struct proc {
+    pid_t pid;            /* 0 once reaped */
+    int fd;               /* -1 once closed */
+    bool hello, finish, contributed;
+    launch_msg_t hdr;     /* message being received */
+    size_t hgot;
+    char *payload;
+    size_t pgot;
+} proc_t;
+
+static struct {
+    int n, hosts, verbose;
+    uint32_t timeout_ms, exit_timeout_ms;
+    char **argv;
+    char tag[PSHM_TAG_MAX + 1];
+    proc_t *p;
+    int alive;                 /* not yet reaped */
+    /* The exchange being gathered: `count` contributions of `len` bytes. */
+    char *round;
+    uint32_t round_len;
+    int count;
+    /* The first failure; ending = SIGTERM sent, kill_at = when SIGKILL goes. */
+    bool failed, ending;
+    launch_failed_t why;
+    uint64_t kill_at_ns, timeout_at_ns;
+    int interrupts;
+} job;
+
+static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void say(const char *fmt, ...)
+{
+    va_list ap;
+
+    fprintf(stderr, "pshmrun: ");
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+static void usage(void)
+{
+    printf("Usage: pshmrun -n N [options] [--] PROGRAM [ARGS...]\n"
+           "Starts N processes of PROGRAM on this host as one pshm job.\n\n"
+           "  -n, -np, --np N      number of processes, 1 to %d\n"
+           "      --hosts K        simulate K hosts: rank r is on host r %% K\n"
+           "                       (sets PSHM_SIM_HOSTS=K in the processes)\n"
+           "      --timeout SEC    end the job after SEC seconds (exit status 124)\n"
+           "      --exit-timeout SEC  grace between SIGTERM and SIGKILL when the job\n"
+           "                       ends early (default GASNET_EXITTIMEOUT, else 2)\n"
+           "  -v, --verbose        tell what happens on stderr\n"
+           "  -h, --help           show this help\n"
+           "      --version        show the version\n\n"
+           "Each process gets PSHM_RANK, PSHM_SIZE, PSHM_JOB_TAG and PSHM_BOOT_FD.\n"
+           "SIGINT, SIGTERM and SIGHUP are forwarded; a second one kills the job.\n\n"
+           "Exit status:\n"
+           "  0    every process exited 0 (after pshm_finalize if it called pshm_init)\n"
+           "  N    the first process to fail exited with status N, or called\n"
+           "       pshm_abort(N) (1 if N is 0), or exited without pshm_finalize (1)\n"
+           "  128+S  the first process to fail was killed by signal S\n"
+           "  2    bad command line\n"
+           "  124  --timeout expired\n"
+           "  126  PROGRAM is not executable;  127  PROGRAM not found\n",
+           LAUNCH_MAX_PROCS);
+}
+
+/* --------------------------------------------------------- command line */
+
+static void parse_args(int argc, char **argv)
+{
+    static const char *const n_names[] = { "-n", "-np", "--np", "--n", NULL };
+    static const char *const hosts_names[] = { "--hosts", NULL };
+    static const char *const timeout_names[] = { "--timeout", NULL };
+    static const char *const exit_names[] = { "--exit-timeout", NULL };
+    const char *v, *e;
+    int i;
+
+    job.exit_timeout_ms = EXIT_TIMEOUT_DEFAULT_MS;
+    if ((e = getenv("GASNET_EXITTIMEOUT")) != NULL)
+        job.exit_timeout_ms = cli_seconds_ms("GASNET_EXITTIMEOUT", e, SECONDS_MAX_MS);
+    for (i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--") == 0) {
+            i++;
+            break;
+        }
+        if (a[0] != '-' || a[1] == '\0')
+            break;
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            usage();
+            exit(0);
+        } else if (strcmp(a, "--version") == 0) {
+            printf("pshmrun (pshm) %s, %s backend\n", PSHM_VERSION, PSHM_BACKEND_NAME);
+            exit(0);
+        } else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
+            job.verbose++;
+        } else if (cli_flag_value(argc, argv, &i, n_names, &v)) {
+            job.n = (int)cli_u64("-n", v, 1, LAUNCH_MAX_PROCS);
+        } else if (cli_flag_value(argc, argv, &i, hosts_names, &v)) {
+            job.hosts = (int)cli_u64("--hosts", v, 1, LAUNCH_MAX_PROCS);
+        } else if (cli_flag_value(argc, argv, &i, timeout_names, &v)) {
+            job.timeout_ms = cli_seconds_ms("--timeout", v, SECONDS_MAX_MS);
+            if (job.timeout_ms == 0)
+                cli_usage_error("--timeout=\"%s\" is not valid: expected more than 0 seconds",
+                                v);
+        } else if (cli_flag_value(argc, argv, &i, exit_names, &v)) {
+            job.exit_timeout_ms = cli_seconds_ms("--exit-timeout", v, SECONDS_MAX_MS);
+        } else {
+            cli_usage_error("unknown option '%s'", a);
+        }
+    }
+    if (job.n == 0)
+        cli_usage_error("the number of processes is missing: give -n N");
+    if (i >= argc)
+        cli_usage_error("the program to run is missing: pshmrun -n %d PROGRAM [ARGS...]",
+                        job.n);
+    job.argv = argv + i;
+}
+
+/* -------------------------------------------------------------- failure */
+
+static void signal_all(int sig)
+{
+    for (int r = 0; r < job.n; r++)
+        if (job.p[r].pid > 0)
+            kill(job.p[r].pid, sig);
+}
+
+static void end_job(void)
+{
+    if (job.ending)
+        return;
+    job.ending = true;
+    signal_all(SIGTERM);
+    job.kill_at_ns = pshm_now_ns() + (uint64_t)job.exit_timeout_ms * 1000000u;
+}
+
+/* Records the first failure, tells the others (FAILED), ends the job. */
+static void fail(int rank, int how, int detail, int status)
+{
+    launch_msg_t h = { .type = LAUNCH_FAILED, .len = sizeof(launch_failed_t) };
+    char buf[sizeof h + sizeof(launch_failed_t)];
+    char why[200];
+
+    if (job.failed)
+        return;
+    job.failed = true;
+    job.why = (launch_failed_t){ .rank = rank, .status = status, .how = how,
+                                 .detail = detail };
+    launch_describe(&job.why, why, sizeof why);
+    if (how == LAUNCH_FAIL_EXEC)
+        say("cannot execute '%s': %s; ending the job", job.argv[0], strerror(detail));
+    else if (rank >= 0 && job.p[rank].pid > 0)
+        say("rank %d (pid %d) %s; ending the job", rank, (int)job.p[rank].pid, why);
+    else if (rank >= 0)
+        say("rank %d %s; ending the job", rank, why);
+    else
+        say("%s; ending the job", why);
+    /* Best effort and never blocking: a process blocked in an exchange reads
+     * it now, any other at its next exchange. */
+    memcpy(buf, &h, sizeof h);
+    memcpy(buf + sizeof h, &job.why, sizeof job.why);
+    for (int r = 0; r < job.n; r++)
+        if (job.p[r].fd >= 0 && r != rank)
+            (void)send(job.p[r].fd, buf, sizeof buf, MSG_NOSIGNAL | MSG_DONTWAIT);
+    end_job();
+}
+
+/* A rank that can no longer contribute strands the others in an exchange. */
+static void check_stranded(void)
+{
+    if (job.count == 0)
+        return;
+    for (int r = 0; r < job.n; r++)
+        if (!job.p[r].contributed && (job.p[r].pid == 0 || job.p[r].fd < 0)) {
+            fail(r, LAUNCH_FAIL_STRANDED, 0, 1);
+            return;
+        }
+}
+
+/* ------------------------------------------------------------- messages */
+
+static void send_all_blocking(int fd, const void *buf, size_t n)
+{
+    const char *p = buf;
+
+    while (n > 0) {
+        ssize_t k = send(fd, p, n, MSG_NOSIGNAL);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k < 0)
+            return;   /* the process died: its exit is handled by the loop */
+        p += k;
+        n -= (size_t)k;
+    }
+}
+
+static void complete_round(void)
+{
+    launch_msg_t h = { .type = LAUNCH_EXCHANGE, .len = job.round_len * (uint32_t)job.n };
+
+    for (int r = 0; r < job.n; r++) {
+        if (job.p[r].fd >= 0) {
+            send_all_blocking(job.p[r].fd, &h, sizeof h);
+            send_all_blocking(job.p[r].fd, job.round, h.len);
+        }
+        job.p[r].contributed = false;
+    }
+    free(job.round);
+    job.round = NULL;
+    job.count = 0;
+}
+
+static void on_exchange(int r, proc_t *p)
+{
+    uint32_t len = p->hdr.len;
+
+    if (p->contributed) {
+        say("rank %d sent a second exchange before the first one completed", r);
+        fail(r, LAUNCH_FAIL_PROTOCOL, 0, 1);
+        return;
+    }
+    if (job.count == 0) {
+        job.round_len = len;
+        job.round = malloc(len ? (size_t)len * (size_t)job.n : 1);
+        if (job.round == NULL) {
+            say("cannot allocate %zu bytes for an exchange", (size_t)len * (size_t)job.n);
+            fail(r, LAUNCH_FAIL_PROTOCOL, 0, 1);
+            return;
+        }
+    } else if (len != job.round_len) {
+        say("rank %d contributed %u bytes to an exchange where the others contributed %u; "
+            "every rank must give the same length", r, len, job.round_len);
+        fail(r, LAUNCH_FAIL_PROTOCOL, 0, 1);
+        return;
+    }
+    memcpy(job.round + (size_t)r * len, p->payload, len);
+    p->contributed = true;
+    if (++job.count == job.n && !job.failed)
+        complete_round();
+    else
+        check_stranded();
+}
+
+static void on_message(int r, proc_t *p)
+{
+    switch (p->hdr.type) {
+    case LAUNCH_HELLO:
+        p->hello = true;
+        p->finish = false;   /* a new pshm_init after a finalize */
+        if (job.verbose)
+            say("rank %d (pid %d) joined", r, (int)p->pid);
+        break;
+    case LAUNCH_EXCHANGE:
+        on_exchange(r, p);
+        break;
+    case LAUNCH_FINISH:
+        p->finish = true;
+        if (job.verbose)
+            say("rank %d finalized", r);
+        break;
+    case LAUNCH_ABORT: {
+        int32_t code = 0;
+        if (p->hdr.len == sizeof code)
+            memcpy(&code, p->payload, sizeof code);
+        fail(r, LAUNCH_FAIL_ABORT, code, code >= 1 && code <= 255 ? code : 1);
+        break;
+    }
+    default:
+        say("rank %d sent an unknown message (type %u)", r, p->hdr.type);
+        fail(r, LAUNCH_FAIL_PROTOCOL, 0, 1);
+        break;
+    }
+}
+
+static void close_proc_fd(proc_t *p)
+{
+    if (p->fd >= 0)
+        close(p->fd);
+    p->fd = -1;
+    free(p->payload);
+    p->payload = NULL;
+}
+
+/* Reads what is available on rank r's socket without blocking. */
+static void drain(int r)
+{
+    proc_t *p = &job.p[r];
+
+    while (p->fd >= 0) {
+        char *dst;
+        size_t want;
+        ssize_t k;
+
+        if (p->hgot < sizeof p->hdr) {
+            dst = (char *)&p->hdr + p->hgot;
+            want = sizeof p->hdr - p->hgot;
+        } else {
+            dst = p->payload + p->pgot;
+            want = p->hdr.len - p->pgot;
+        }
+        k = recv(p->fd, dst, want, MSG_DONTWAIT);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+            return;
+        if (k <= 0) {   /* EOF or error: the process closed or died */
+            close_proc_fd(p);
+            check_stranded();
+            return;
+        }
+        if (p->hgot < sizeof p->hdr) {
+            p->hgot += (size_t)k;
+            if (p->hgot < sizeof p->hdr)
+                continue;
+            if (p->hdr.len > LAUNCH_MAX_EXCHANGE) {
+                say("rank %d sent a message of %u bytes (the limit is %u)", r, p->hdr.len,
+                    LAUNCH_MAX_EXCHANGE);
+                fail(r, LAUNCH_FAIL_PROTOCOL, 0, 1);
+                close_proc_fd(p);
+                return;
+            }
+            free(p->payload);
+            p->payload = malloc(p->hdr.len ? p->hdr.len : 1);
+            p->pgot = 0;
+            if (p->payload == NULL) {
+                say("cannot allocate %u bytes for rank %d's message", p->hdr.len, r);
+                fail(r, LAUNCH_FAIL_PROTOCOL, 0, 1);
+                close_proc_fd(p);
+                return;
+            }
+        } else {
+            p->pgot += (size_t)k;
+        }
+        if (p->hgot == sizeof p->hdr && p->pgot == p->hdr.len) {
+            p->hgot = 0;
+            on_message(r, p);
+        }
+    }
+}
+
+/* --------------------------------------------------------------- exits */
+
+static int find_rank(pid_t pid)
+{
+    for (int r = 0; r < job.n; r++)
+        if (job.p[r].pid == pid)
+            return r;
+    return -1;
+}
+
+static void on_exit_status(int r, int st)
+{
+    proc_t *p = &job.p[r];
+
+    drain(r);   /* its last messages (FINISH, ABORT) are still in the socket */
+    if (job.verbose)
+        say("rank %d (pid %d) %s %d", r, (int)p->pid,
+            WIFSIGNALED(st) ? "was killed by signal" : "exited with status",
+            WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
+    if (WIFSIGNALED(st))
+        fail(r, LAUNCH_FAIL_SIGNAL, WTERMSIG(st), 128 + WTERMSIG(st));
+    else if (WEXITSTATUS(st) != 0)
+        fail(r, LAUNCH_FAIL_EXIT, WEXITSTATUS(st), WEXITSTATUS(st));
+    else if (p->hello && !p->finish)
+        fail(r, LAUNCH_FAIL_NOFINISH, 0, 1);
+    p->pid = 0;
+    job.alive--;
+    close_proc_fd(p);
+    check_stranded();
+}
+
+static void reap(void)
+{
+    int st;
+    pid_t pid;
+
+    while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
+        int r = find_rank(pid);
+        if (r >= 0)
+            on_exit_status(r, st);
+    }
+}
+
+static void on_signal(int sig)
+{
+    if (sig == SIGCHLD) {
+        reap();
+        return;
+    }
+    if (++job.interrupts >= 2) {
+        say("received %s again; killing the job", strsignal(sig));
+        signal_all(SIGKILL);
+        return;
+    }
+    /* A process killed by it reports its own status; one that handles it
+     * and finalizes may still end the job cleanly. */
+    if (job.verbose)
+        say("received %s; forwarding it to the job", strsignal(sig));
+    signal_all(sig);
+}
+
+/* --------------------------------------------------------------- launch */
+
+/* In the child: dies with pshmrun, gets the job's environment, execs. The
+ * exec failure (errno) goes back through the close-on-exec pipe `errfd`. */
+static void child(int r, int sock, int errfd, pid_t parent, const sigset_t *mask)
+    __attribute__((noreturn));
+static void child(int r, int sock, int errfd, pid_t parent, const sigset_t *mask)
+{
+    char num[32];
+    int e;
+
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
+        _exit(127);   /* pshmrun already died (or cannot arrange to) */
+    sigprocmask(SIG_SETMASK, mask, NULL);
+    fcntl(sock, F_SETFD, 0);   /* this end only survives the exec */
+    snprintf(num, sizeof num, "%d", r);
+    setenv(LAUNCH_ENV_RANK, num, 1);
+    snprintf(num, sizeof num, "%d", job.n);
+    setenv(LAUNCH_ENV_SIZE, num, 1);
+    setenv(LAUNCH_ENV_TAG, job.tag, 1);
+    snprintf(num, sizeof num, "%d", sock);
+    setenv(LAUNCH_ENV_FD, num, 1);
+    if (job.hosts > 0) {
+        snprintf(num, sizeof num, "%d", job.hosts);
+        setenv("PSHM_SIM_HOSTS", num, 1);
+    }
+    execvp(job.argv[0], job.argv);
+    e = errno;
+    (void)!write(errfd, &e, sizeof e);
+    _exit(127);
+}
+
+/* Starts rank r; returns 0, the errno of a failed exec, or -errno when the
+ * process could not be created. */
+static int spawn(int r, const sigset_t *mask)
+{
+    int sv[2], ep[2], e = 0;
+    pid_t pid, self = getpid();
+    ssize_t k;
+
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0 ||
+        pipe2(ep, O_CLOEXEC) < 0) {
+        e = errno;
+        say("cannot create the socket for rank %d: %s", r, strerror(e));
+        return -e;
+    }
+    pid = fork();
+    if (pid == 0)
+        child(r, sv[1], ep[1], self, mask);
+    e = errno;
+    close(sv[1]);
+    close(ep[1]);
+    if (pid < 0) {
+        close(sv[0]);
+        close(ep[0]);
+        say("cannot start rank %d: fork: %s", r, strerror(e));
+        return -e;
+    }
+    job.p[r].pid = pid;
+    job.p[r].fd = sv[0];
+    job.alive++;
+    /* EOF: the exec succeeded; 4 bytes: its errno. */
+    do
+        k = read(ep[0], &e, sizeof e);
+    while (k < 0 && errno == EINTR);
+    close(ep[0]);
+    if (k != (ssize_t)sizeof e)
+        return 0;
+    if (job.verbose)
+        say("rank %d: exec failed: %s", r, strerror(e));
+    return e;
+}
+
+/* ------------------------------------------------------------------ loop */
+
+static int poll_timeout_ms(void)
+{
+    uint64_t now = pshm_now_ns(), at = UINT64_MAX;
+
+    if (job.ending && job.kill_at_ns)
+        at = job.kill_at_ns;
+    if (job.timeout_at_ns && job.timeout_at_ns < at)
+        at = job.timeout_at_ns;
+    if (at == UINT64_MAX)
+        return -1;
+    return at <= now ? 0 : (int)((at - now) / 1000000u + 1);
+}
+
+static void run_loop(int sfd)
+{
+    struct pollfd *pfd = calloc((size_t)job.n + 1, sizeof *pfd);
+    int *rank_of = calloc((size_t)job.n + 1, sizeof *rank_of);
+
+    if (pfd == NULL || rank_of == NULL) {
+        say("out of memory; killing the job");
+        signal_all(SIGKILL);
+    }
+    while (job.alive > 0) {
+        int np = 0, k;
+        uint64_t now;
+
+        if (pfd != NULL) {
+            pfd[np++] = (struct pollfd){ .fd = sfd, .events = POLLIN };
+            for (int r = 0; r < job.n; r++)
+                if (job.p[r].fd >= 0) {
+                    rank_of[np] = r;
+                    pfd[np++] = (struct pollfd){ .fd = job.p[r].fd, .events = POLLIN };
+                }
+            k = poll(pfd, (nfds_t)np, poll_timeout_ms());
+        } else {
+            struct pollfd one = { .fd = sfd, .events = POLLIN };
+            k = poll(&one, 1, -1);
+            np = 0;
+        }
+        if (k < 0 && errno != EINTR) {
+            say("poll: %s; killing the job", strerror(errno));
+            signal_all(SIGKILL);
+        }
+        for (int i = 1; k > 0 && i < np; i++)
+            if (pfd[i].revents)
+                drain(rank_of[i]);
+        if (k > 0) {
+            struct signalfd_siginfo si;
+            while (read(sfd, &si, sizeof si) == (ssize_t)sizeof si)
+                on_signal((int)si.ssi_signo);
+        }
+        reap();   /* SIGCHLDs coalesce: reaping here misses none */
+        now = pshm_now_ns();
+        if (job.timeout_at_ns && now >= job.timeout_at_ns) {
+            job.timeout_at_ns = 0;
+            say("the job ran longer than --timeout %.3g s", job.timeout_ms / 1000.0);
+            fail(-1, LAUNCH_FAIL_LAUNCHER, 0, 124);
+        }
+        if (job.ending && job.kill_at_ns && now >= job.kill_at_ns) {
+            if (job.alive > 0)
+                say("%d process%s still running %.3g s after SIGTERM; killing %s", job.alive,
+                    job.alive > 1 ? "es" : "", job.exit_timeout_ms / 1000.0,
+                    job.alive > 1 ? "them" : "it");
+            signal_all(SIGKILL);
+            job.kill_at_ns = 0;
+        }
+    }
+    free(pfd);
+    free(rank_of);
+}
+
+/* Removes whatever objects of the job remain (a process killed between
+ * creating and unlinking its segment leaves them). */
+static void cleanup_objects(void)
+{
+    pshm_cfg_t cfg;
+    int rc;
+
+    if (env_load(&cfg) < 0) {
+        const char *t = getenv("GASNET_TMPDIR");
+        if (t == NULL || t[0] != '/')
+            t = getenv("TMPDIR");
+        memset(&cfg, 0, sizeof cfg);
+        snprintf(cfg.tmpdir, sizeof cfg.tmpdir, "%s", t != NULL && t[0] == '/' ? t : "/tmp");
+    }
+    rc = seg_be_remove_tag(&cfg, job.tag, (uint32_t)job.n);
+    if (rc < 0)
+        say("could not remove the objects of job %s: %s", job.tag, pshm_last_error());
+    else if (rc > 0)
+        say("removed %d object%s job %s left behind", rc, rc > 1 ? "s" : "", job.tag);
+}
+
+int main(int argc, char **argv)
+{
+    sigset_t block, old;
+    int sfd, status;
+
+    cli_init("pshmrun");
+    parse_args(argc, argv);
+    if (launch_random_tag(job.tag, sizeof job.tag) < 0) {
+        say("%s", pshm_last_error());
+        return 1;
+    }
+    job.p = calloc((size_t)job.n, sizeof *job.p);
+    if (job.p == NULL) {
+        say("cannot allocate the table of %d processes", job.n);
+        return 1;
+    }
+    for (int r = 0; r < job.n; r++)
+        job.p[r].fd = -1;
+
+    sigemptyset(&block);
+    sigaddset(&block, SIGCHLD);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    sigaddset(&block, SIGHUP);
+    sigprocmask(SIG_BLOCK, &block, &old);
+    sfd = signalfd(-1, &block, SFD_CLOEXEC | SFD_NONBLOCK);
+    if (sfd < 0) {
+        say("signalfd: %s", strerror(errno));
+        return 1;
+    }
+    if (job.verbose)
+        say("job %s: %d process%s of %s", job.tag, job.n, job.n > 1 ? "es" : "",
+            job.argv[0]);
+
+    for (int r = 0; r < job.n; r++) {
+        int e = spawn(r, &old);
+        if (e > 0)
+            fail(r, LAUNCH_FAIL_EXEC, e, (e == ENOENT || e == ENOTDIR) ? 127 : 126);
+        else if (e < 0)
+            fail(-1, LAUNCH_FAIL_LAUNCHER, -1, 1);
+        if (e != 0)
+            break;
+    }
+    if (job.timeout_ms)
+        job.timeout_at_ns = pshm_now_ns() + (uint64_t)job.timeout_ms * 1000000u;
+    run_loop(sfd);
+    cleanup_objects();
+
+    status = job.failed ? job.why.status : 0;
+    if (job.failed && status == 0)
+        status = 1;   /* never 0 when the job failed */
+    if (job.verbose)
+        say("job %s ended with status %d", job.tag, status);
+    return status;
+}
