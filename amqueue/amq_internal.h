@@ -1,0 +1,203 @@
+/*
+ * amq_internal.h - layout and private state of the active-message network.
+ *
+ * Region layout (the usable area after the header page; every offset is a
+ * 64-bit byte offset computed by amq_layout(), a pure function of
+ * (P, depth, memory, line), so no offset can wrap past 4 GiB):
+ *
+ *   line 0                    control line: the abort word
+ *   P * R lines               barrier flags, R = ceil(log2 P) rounds; flag
+ *                             (r, k) is written only by (r - 2^k) mod P
+ *   2 * P * P queues          queue (receiver r, network n, sender s) at
+ *                             ((r * 2 + n) * P + s) * qstride; a receiver's
+ *                             incoming queues are contiguous
+ *       each queue: 1 consumer line (written only by the receiver) followed
+ *       by `depth` slots of one line each (written only by the sender)
+ *   2 * P pools (page aligned) pool (process p, network n) at
+ *                             (p * 2 + n) * poolsz, written by p (chunk
+ *                             contents) and by receivers (the freed flag)
+ *
+ * Networks: AMQ_REP = 0, AMQ_REQ = 1, so that a pass over the networks in
+ * index order serves replies before requests.
+ *
+ * Size (bytes, usable area; add the 4096-byte header page for the object):
+ *   page_up(L + L*P*R + 2*P*P*(depth+1)*L) + 2*P*page_up(align_up(memory, L))
+ *   rounded up to a page; L = cache line (64), R = ceil(log2 P).
+ */
+#ifndef PSHM_AMQ_INTERNAL_H
+#define PSHM_AMQ_INTERNAL_H
+
+#include "internal.h"
+
+#include <sched.h>
+
+#define AMQ_LINE PSHM_CACHE_LINE
+#define AMQ_PAGE 4096u
+enum { AMQ_REP = 0, AMQ_REQ = 1, AMQ_NETS = 2 };
+enum { AMQ_SHORT = 0, AMQ_MEDIUM = 1, AMQ_LONG = 2 };
+
+/* Poll bounds: messages taken from one queue per visit, and per call. */
+#define AMQ_POLL_BATCH 16u
+#define AMQ_POLL_MAX 256u
+
+/*
+ * A slot: one cache line, written only by the sender. `stamp` is the
+ * message's sequence number in its queue (1, 2, ... wrapping at 2^32) and is
+ * written LAST with a release store: the receiver takes the slot when an
+ * acquire load of the stamp equals the sequence number it expects. A slot
+ * still holds the stamp of the message `depth` earlier (or 0 when never
+ * used), which differs from the expected one because 0 < depth < 2^32, so
+ * zero memory is "empty" and the receiver never clears a slot.
+ *
+ * meta: handler (bits 0-7), nargs (8-12), category (13-14), spilled (15).
+ * body: [Long: u64 destination address in the receiver's view]
+ *       then either [spilled: u64 chunk offset in the sender's pool]
+ *       or the inline data: args (4 * nargs), padded to 8 when a Medium
+ *       payload follows, then the payload.
+ * What does not fit the body (many args, a large Medium) goes in a chunk of
+ * the sender's pool with the same data layout; the slot holds its offset.
+ */
+typedef struct amq_slot {
+    _Atomic uint32_t stamp;
+    uint32_t meta;
+    uint64_t nbytes;
+    unsigned char body[AMQ_LINE - 16];
+} amq_slot_t;
+_Static_assert(sizeof(amq_slot_t) == AMQ_LINE, "a slot is one cache line");
+
+#define AMQ_BODY (AMQ_LINE - 16)
+#define AMQ_META(h, na, cat, sp) ((uint32_t)(h) | (uint32_t)(na) << 8 | (uint32_t)(cat) << 13 | (uint32_t)(sp) << 15)
+#define AMQ_META_H(m) ((m) & 0xffu)
+#define AMQ_META_NA(m) (((m) >> 8) & 0x1fu)
+#define AMQ_META_CAT(m) (((m) >> 13) & 0x3u)
+#define AMQ_META_SP(m) (((m) >> 15) & 0x1u)
+
+/* Consumer line of a queue: the number of messages the receiver has finished
+ * with (handlers returned), stored with release by the receiver only. */
+typedef struct amq_ctl {
+    _Atomic uint32_t consumed;
+    unsigned char pad[AMQ_LINE - 4];
+} amq_ctl_t;
+_Static_assert(sizeof(amq_ctl_t) == AMQ_LINE, "one line");
+
+/* A line holding one 64-bit word (abort word, barrier flags). */
+typedef struct amq_word_line {
+    _Atomic uint64_t v;
+    unsigned char pad[AMQ_LINE - 8];
+} amq_word_line_t;
+_Static_assert(sizeof(amq_word_line_t) == AMQ_LINE, "one line");
+
+/* Chunk header in a pool: size in bytes (header included, a multiple of the
+ * line), and `freed`, set to 1 (release) by the receiver after the handler
+ * returned. The data (same layout as a slot's inline data) follows. */
+typedef struct amq_chunk {
+    uint64_t size;
+    _Atomic uint32_t freed;
+    uint32_t pad;
+} amq_chunk_t;
+#define AMQ_CHUNK_HDR 16u
+_Static_assert(sizeof(amq_chunk_t) == AMQ_CHUNK_HDR, "chunk header");
+
+/* Largest chunk: header, 16 args, a maximum Medium; the pool must hold one. */
+#define AMQ_CHUNK_MAX PSHM_ALIGN_UP(AMQ_CHUNK_HDR + 4 * PSHM_AM_MAX_ARGS + PSHM_AM_MEDIUM_MAX, AMQ_LINE)
+
+typedef struct amq_layout {
+    unsigned nprocs, rounds;
+    uint32_t depth;
+    uint64_t off_bar, off_q, qstride, off_pool, poolsz, total;
+} amq_layout_t;
+
+int amq_layout(unsigned nprocs, uint32_t depth, uint64_t memory, amq_layout_t *l);
+
+/* Test-and-set lock, private memory; only taken with PSHM_INIT_THREADS. */
+typedef struct { _Atomic uint32_t v; } amq_lock_t;
+
+static inline int amq_trylock(amq_lock_t *l)
+{
+    return atomic_load_explicit(&l->v, memory_order_relaxed) == 0 &&
+           atomic_exchange_explicit(&l->v, 1, memory_order_acquire) == 0;
+}
+static inline void amq_lock(amq_lock_t *l)
+{
+    uint32_t n = 0;
+    while (!amq_trylock(l)) {
+        if (++n < 128)
+            pshm_cpu_relax();
+        else
+            sched_yield();
+    }
+}
+static inline void amq_unlock(amq_lock_t *l) { atomic_store_explicit(&l->v, 0, memory_order_release); }
+
+/*
+ * Sender's private state of one outgoing queue. `seq` is the stamp of the
+ * next message, `idx` its slot (seq - 1 mod depth, kept without division),
+ * `cached` the last consumer count read. Invariant: seq - 1 - consumed <=
+ * depth (unsigned), i.e. at most `depth` messages are in flight, so the slot
+ * of `seq` is free iff seq - consumed <= depth.
+ */
+typedef struct amq_sq {
+    uint32_t seq, idx, cached;
+    amq_lock_t lock;
+    amq_slot_t *slots;
+    amq_ctl_t *ctl;
+} amq_sq_t;
+
+/* Receiver's private state of one incoming queue (compact: the idle poll
+ * walks these). seq is the stamp expected next, idx its slot. */
+typedef struct amq_rq {
+    uint32_t seq, idx;
+    amq_slot_t *slots;
+    char *pool;           /* the sender's pool of this network */
+    amq_lock_t lock;
+    uint32_t pad;
+} amq_rq_t;
+
+/*
+ * Sender's pool of one network: a circular allocator over [0, size).
+ * Live chunks are [tail, head) when wrap == 0, else [tail, wrap) + [0, head).
+ * See pool.c.
+ */
+typedef struct amq_pool {
+    char *base;
+    uint64_t size, head, tail, wrap, used;
+    amq_lock_t lock;
+} amq_pool_t;
+
+struct amq {
+    amq_layout_t l;
+    char *region;
+    int me, P;
+    bool threads;
+    _Atomic uint32_t rot;     /* first sender visited by the next poll */
+    uint64_t bar_epoch;
+    amq_word_line_t *abort_line;
+    amq_word_line_t *bar;     /* P * rounds flags */
+    amq_sq_t *sq[AMQ_NETS];   /* by destination supernode rank */
+    amq_rq_t *rq[AMQ_NETS];   /* by source supernode rank */
+    amq_pool_t pool[AMQ_NETS];
+    uint64_t nbad;            /* messages dropped: unknown handler, bad count */
+    _Atomic uint32_t idle;    /* idle pshm_poll calls (liveness check pacing) */
+    uint64_t next_check_ns;
+};
+
+struct pshm_token {
+    pshm_ctx_t *ctx;
+    int src;        /* job rank */
+    int src_local;  /* supernode rank */
+    uint8_t net;    /* network the message came on */
+    uint8_t replied;
+};
+
+/* Set while a handler runs on this thread: requests and pshm_poll are refused. */
+extern _Thread_local unsigned amq_in_handler;
+
+/* Runs pending handlers of the networks in `netmask` (bit n = network n). */
+int amq_poll(pshm_ctx_t *ctx, unsigned netmask);
+
+/* Pool (pool.c). Returns the chunk's offset, or UINT64_MAX if no room. */
+uint64_t amq_pool_alloc(amq_pool_t *p, uint64_t bytes);
+
+static inline amq_slot_t *amq_slot_at(amq_slot_t *slots, uint32_t idx) { return slots + idx; }
+
+#endif /* PSHM_AMQ_INTERNAL_H */

@@ -1,0 +1,50 @@
+/*
+ * barrier.c - the supernode barrier, over shared memory.
+ *
+ * Dissemination barrier: in round k process r signals (r + 2^k) mod P and
+ * waits for the signal of (r - 2^k) mod P; after ceil(log2 P) rounds every
+ * process has heard, transitively, from all. A signal is the barrier's epoch
+ * (1, 2, ...) stored in flag (receiver, k), a line that only the sender of
+ * that round writes. Epochs only grow, so "flag >= epoch" needs no reset and
+ * no sense reversal: a fast peer already in the next barrier stores a larger
+ * epoch, which still satisfies the slower waiter, and it cannot get two
+ * barriers ahead because it would need this process's signal first.
+ */
+#include "amq_internal.h"
+
+#include <errno.h>
+
+int pshm_node_barrier(pshm_ctx_t *ctx)
+{
+    struct amq *q;
+    uint64_t epoch;
+    int rc = ctx_check(ctx, CTX_ATTACHED, "pshm_node_barrier");
+
+    if (rc < 0)
+        return rc;
+    if (amq_in_handler)
+        return pshm_err(-EINVAL, "pshm_node_barrier: cannot be called from inside a handler");
+    q = ctx->amq;
+    epoch = ++q->bar_epoch;
+    for (unsigned k = 0; k < q->l.rounds; k++) {
+        unsigned to = (unsigned)q->me + (1u << k);
+        uint32_t spins = 0;
+        amq_word_line_t *mine = &q->bar[(unsigned)q->me * q->l.rounds + k];
+
+        if (to >= (unsigned)q->P)
+            to -= (unsigned)q->P;
+        /* Release: everything this process did before the barrier (and
+         * everything it learned in earlier rounds) is visible to whoever
+         * acquires this flag. */
+        atomic_store_explicit(&q->bar[to * q->l.rounds + k].v, epoch, memory_order_release);
+        /* Acquire: pairs with the sender's release above. */
+        while (atomic_load_explicit(&mine->v, memory_order_acquire) < epoch) {
+            rc = amq_poll(ctx, 3u);
+            if (rc < 0)
+                return pshm_err_prefix(rc, "pshm_node_barrier");
+            if (rc == 0 && (rc = ctx_wait_step(ctx, &spins)) < 0)
+                return pshm_err_prefix(rc, "pshm_node_barrier");
+        }
+    }
+    return 0;
+}

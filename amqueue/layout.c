@@ -1,0 +1,225 @@
+/*
+ * layout.c - region layout and size, per-process setup, the abort word.
+ */
+#include "amq_internal.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static unsigned ceil_log2(unsigned n)
+{
+    unsigned r = 0;
+    while ((1u << r) < n)
+        r++;
+    return r;
+}
+
+#define MUL(a, b, out) __builtin_mul_overflow((a), (b), (out))
+#define ADD(a, b, out) __builtin_add_overflow((a), (b), (out))
+
+int amq_layout(unsigned nprocs, uint32_t depth, uint64_t memory, amq_layout_t *l)
+{
+    uint64_t bar, nq, qbytes, pools, t;
+    char a[32], b[32];
+
+    if (nprocs == 0 || nprocs > (1u << 20))
+        return pshm_err(-EINVAL, "active-message network: %u processes is out of range "
+                        "(1..%u)", nprocs, 1u << 20);
+    if (depth < PSHM_QUEUE_DEPTH_MIN || depth > PSHM_QUEUE_DEPTH_MAX)
+        return pshm_err(-EINVAL, "active-message network: queue depth %u is out of range "
+                        "(%u..%u); set GASNET_PSHMNET_QUEUE_DEPTH within it", depth,
+                        PSHM_QUEUE_DEPTH_MIN, PSHM_QUEUE_DEPTH_MAX);
+    if (memory < AMQ_CHUNK_MAX)
+        return pshm_err(-EINVAL, "active-message network: a payload pool of %s cannot hold "
+                        "one maximum Medium message (%s); raise GASNET_PSHMNET_QUEUE_MEMORY",
+                        pshm_fmt_size(a, sizeof a, memory),
+                        pshm_fmt_size(b, sizeof b, AMQ_CHUNK_MAX));
+    memset(l, 0, sizeof *l);
+    l->nprocs = nprocs;
+    l->rounds = ceil_log2(nprocs);
+    l->depth = depth;
+    l->off_bar = AMQ_LINE;
+    l->qstride = ((uint64_t)depth + 1) * AMQ_LINE;
+    bar = (uint64_t)nprocs * l->rounds * AMQ_LINE;
+    l->off_q = l->off_bar + bar;
+    if (memory > UINT64_MAX / 4)
+        goto overflow;
+    l->poolsz = PSHM_ALIGN_UP(memory, AMQ_PAGE);
+    /* nq = 2 P^2 fits easily (P <= 2^20); the products below may not. */
+    nq = 2ull * nprocs * nprocs;
+    if (MUL(nq, l->qstride, &qbytes) || ADD(l->off_q, qbytes, &t) || t > UINT64_MAX - AMQ_PAGE)
+        goto overflow;
+    l->off_pool = PSHM_ALIGN_UP(t, AMQ_PAGE);
+    if (MUL(2ull * nprocs, l->poolsz, &pools) || ADD(l->off_pool, pools, &t) ||
+        t > (uint64_t)SIZE_MAX - 2 * AMQ_PAGE || t > (uint64_t)INTPTR_MAX)
+        goto overflow;
+    l->total = t;
+    return 0;
+overflow:
+    return pshm_err(-EOVERFLOW, "active-message network: %u processes with queue depth %u "
+                    "and %llu-byte pools need more memory than can be addressed; lower "
+                    "GASNET_PSHMNET_QUEUE_DEPTH or GASNET_PSHMNET_QUEUE_MEMORY", nprocs, depth,
+                    (unsigned long long)memory);
+}
+
+int amq_region_size(unsigned nprocs, uint32_t depth, uint64_t memory, uint64_t *bytes)
+{
+    amq_layout_t l;
+    int rc = amq_layout(nprocs, depth, memory, &l);
+
+    if (rc == 0)
+        *bytes = l.total;
+    return rc;
+}
+
+int pshm_am_network_size(unsigned nprocs, size_t depth, size_t memory, uint64_t *bytes)
+{
+    pshm_cfg_t *cfg;
+    uint64_t n;
+    int rc;
+
+    if (bytes == NULL)
+        return pshm_err(-EINVAL, "pshm_am_network_size: the result pointer is NULL");
+    if (depth > PSHM_QUEUE_DEPTH_MAX)
+        return pshm_err(-EINVAL, "pshm_am_network_size: queue depth %zu is out of range "
+                        "(%u..%u)", depth, PSHM_QUEUE_DEPTH_MIN, PSHM_QUEUE_DEPTH_MAX);
+    if (depth == 0 || memory == 0) {
+        /* The environment's values (or the defaults): large struct, so heap. */
+        cfg = calloc(1, sizeof *cfg);
+        if (cfg == NULL)
+            return pshm_err(-ENOMEM, "pshm_am_network_size: out of memory");
+        rc = env_load(cfg);
+        if (rc == 0) {
+            if (depth == 0)
+                depth = cfg->queue_depth;
+            if (memory == 0)
+                memory = cfg->queue_memory;
+        }
+        free(cfg);
+        if (rc < 0)
+            return pshm_err_prefix(rc, "pshm_am_network_size");
+    }
+    rc = amq_region_size(nprocs, (uint32_t)depth, memory, &n);
+    if (rc < 0)
+        return pshm_err_prefix(rc, "pshm_am_network_size");
+    *bytes = n + SEG_HDR_SIZE;
+    return 0;
+}
+
+int pshm_am_memory(const pshm_ctx_t *ctx, uint64_t *bytes)
+{
+    int rc = ctx_check(ctx, CTX_ATTACHED, "pshm_am_memory");
+
+    if (rc < 0)
+        return rc;
+    if (bytes == NULL)
+        return pshm_err(-EINVAL, "pshm_am_memory: the result pointer is NULL");
+    *bytes = ctx->amq->l.total + SEG_HDR_SIZE;
+    return 0;
+}
+
+/* Sets up private state only: the zero-filled region is already an empty
+ * network, and peers run this concurrently, so nothing shared is written. */
+int amq_init(pshm_ctx_t *ctx, void *region, uint64_t len)
+{
+    struct amq *q;
+    amq_layout_t l;
+    unsigned P = (unsigned)ctx->nm.node_size;
+    int me = ctx->nm.node_rank, rc;
+
+    rc = amq_layout(P, ctx->cfg.queue_depth, ctx->cfg.queue_memory, &l);
+    if (rc < 0)
+        return rc;
+    if (len < l.total)
+        return pshm_err(-EINVAL, "active-message region is %llu bytes, the layout needs %llu",
+                        (unsigned long long)len, (unsigned long long)l.total);
+    if (((uintptr_t)region & (AMQ_LINE - 1)) != 0)
+        return pshm_err(-EINVAL, "active-message region at %p is not aligned to a cache line",
+                        region);
+    q = calloc(1, sizeof *q);
+    if (q == NULL)
+        return pshm_err(-ENOMEM, "out of memory for the active-message state");
+    for (int n = 0; n < AMQ_NETS; n++) {
+        q->sq[n] = calloc(P, sizeof(amq_sq_t));
+        q->rq[n] = calloc(P, sizeof(amq_rq_t));
+        if (q->sq[n] == NULL || q->rq[n] == NULL) {
+            ctx->amq = q;
+            amq_fini(ctx);
+            return pshm_err(-ENOMEM, "out of memory for the queue state of %u processes", P);
+        }
+    }
+    q->l = l;
+    q->region = region;
+    q->me = me;
+    q->P = (int)P;
+    q->threads = (ctx->flags & PSHM_INIT_THREADS) != 0;
+    q->abort_line = (amq_word_line_t *)region;
+    q->bar = (amq_word_line_t *)((char *)region + l.off_bar);
+    for (int n = 0; n < AMQ_NETS; n++) {
+        for (unsigned p = 0; p < P; p++) {
+            /* Outgoing: queue (receiver p, n, sender me). */
+            char *qo = (char *)region + l.off_q + (((uint64_t)p * 2 + n) * P + me) * l.qstride;
+            /* Incoming: queue (receiver me, n, sender p). */
+            char *qi = (char *)region + l.off_q + (((uint64_t)me * 2 + n) * P + p) * l.qstride;
+            q->sq[n][p].seq = 1;
+            q->sq[n][p].ctl = (amq_ctl_t *)qo;
+            q->sq[n][p].slots = (amq_slot_t *)(qo + AMQ_LINE);
+            q->rq[n][p].seq = 1;
+            q->rq[n][p].slots = (amq_slot_t *)(qi + AMQ_LINE);
+            q->rq[n][p].pool = (char *)region + l.off_pool + ((uint64_t)p * 2 + n) * l.poolsz;
+        }
+        q->pool[n].base = (char *)region + l.off_pool + ((uint64_t)me * 2 + n) * l.poolsz;
+        q->pool[n].size = l.poolsz;
+    }
+    ctx->amq = q;
+    return 0;
+}
+
+void amq_fini(pshm_ctx_t *ctx)
+{
+    struct amq *q = ctx->amq;
+
+    if (q == NULL)
+        return;
+    for (int n = 0; n < AMQ_NETS; n++) {
+        free(q->sq[n]);
+        free(q->rq[n]);
+    }
+    free(q);
+    ctx->amq = NULL;
+}
+
+/*
+ * Abort word: 0 = running; else bit 63 set, bits 32..62 the rank, bits 0..31
+ * the code. The first abort wins (compare-and-swap from 0, rare path); the
+ * release/acquire pair is only for the word itself, nothing else is published.
+ */
+#define ABORT_FLAG (1ull << 63)
+
+void amq_set_abort(pshm_ctx_t *ctx, int rank, int code)
+{
+    uint64_t expect = 0, v;
+
+    if (ctx == NULL || ctx->amq == NULL)
+        return;
+    v = ABORT_FLAG | ((uint64_t)(uint32_t)rank & 0x7fffffffu) << 32 | (uint32_t)code;
+    atomic_compare_exchange_strong_explicit(&ctx->amq->abort_line->v, &expect, v,
+                                            memory_order_release, memory_order_relaxed);
+}
+
+int amq_aborted(const pshm_ctx_t *ctx, int *rank, int *code)
+{
+    uint64_t v;
+
+    if (ctx == NULL || ctx->amq == NULL)
+        return 0;
+    v = atomic_load_explicit(&ctx->amq->abort_line->v, memory_order_acquire);
+    if (v == 0)
+        return 0;
+    if (rank)
+        *rank = (int)((v >> 32) & 0x7fffffffu);
+    if (code)
+        *code = (int)(uint32_t)v;
+    return 1;
+}

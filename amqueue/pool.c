@@ -1,0 +1,90 @@
+/*
+ * pool.c - the sender's payload pool: a circular allocator with in-order
+ * reclamation.
+ *
+ * Only the owning process allocates (under pool->lock with threads); all the
+ * allocator state (head, tail, wrap, used) is private to it. Receivers write
+ * exactly one thing: the `freed` flag of a chunk they were sent, once, after
+ * its handler returned (release store).
+ *
+ * Why a chunk can be neither lost nor used twice: the live chunks are exactly
+ * the byte interval [tail, head) (or [tail, wrap) + [0, head) once the head
+ * has wrapped), allocated in address order. A new chunk is carved only from
+ * outside that interval. The tail advances over a chunk only when its own
+ * freed flag, at the chunk start the sender itself wrote, reads 1 (acquire:
+ * the receiver's reads of the payload happened before), and a chunk is freed
+ * by exactly one receiver exactly once because each message is delivered
+ * once. Flags left over inside reused bytes are never read, since the sender
+ * only reads flags at chunk starts it recorded, each reset to 0 when carved
+ * (published to the receiver by the slot's release store). When everything
+ * is reclaimed the pool restarts at offset 0, so a steady stream reuses the
+ * same cache-hot bytes and cannot fragment: free space is always at most two
+ * contiguous runs.
+ */
+#include "amq_internal.h"
+
+/* Advances the tail over freed chunks, in order. */
+static void pool_reclaim(amq_pool_t *p)
+{
+    while (p->used > 0) {
+        amq_chunk_t *c;
+        if (p->wrap != 0 && p->tail == p->wrap) {
+            p->tail = 0;
+            p->wrap = 0;
+            continue;
+        }
+        c = (amq_chunk_t *)(p->base + p->tail);
+        /* Acquire: pairs with the receiver's release of `freed`, so its reads
+         * of the payload are done before the bytes are reused. */
+        if (atomic_load_explicit(&c->freed, memory_order_acquire) == 0)
+            break;
+        p->tail += c->size;
+        p->used -= c->size;
+    }
+    if (p->used == 0)
+        p->head = p->tail = p->wrap = 0;
+}
+
+static uint64_t pool_carve(amq_pool_t *p, uint64_t bytes)
+{
+    uint64_t off;
+
+    if (p->wrap == 0) {
+        if (p->head + bytes <= p->size) {
+            off = p->head;
+            p->head += bytes;
+        } else if (p->used > 0 && bytes <= p->tail) {
+            /* Wrap: the live run ends at the old head. */
+            p->wrap = p->head;
+            off = 0;
+            p->head = bytes;
+        } else {
+            return UINT64_MAX;
+        }
+    } else if (p->head + bytes <= p->tail) {
+        off = p->head;
+        p->head += bytes;
+    } else {
+        return UINT64_MAX;
+    }
+    p->used += bytes;
+    return off;
+}
+
+uint64_t amq_pool_alloc(amq_pool_t *p, uint64_t bytes)
+{
+    uint64_t off = pool_carve(p, bytes);
+    amq_chunk_t *c;
+
+    if (off == UINT64_MAX) {
+        pool_reclaim(p);
+        off = pool_carve(p, bytes);
+        if (off == UINT64_MAX)
+            return off;
+    }
+    c = (amq_chunk_t *)(p->base + off);
+    c->size = bytes;
+    /* Relaxed: the slot's release store publishes it with the data. */
+    atomic_store_explicit(&c->freed, 0, memory_order_relaxed);
+    return off;
+}

@@ -1,0 +1,354 @@
+/*
+ * send.c - handler registration and the request/reply calls.
+ *
+ * Ordering guarantee: messages from one sender to one receiver on one network
+ * (requests, or replies) run their handlers in the order the send calls
+ * completed (with threads: in the order they took the queue lock). Nothing is
+ * promised between the two networks or between different senders.
+ *
+ * Threads (PSHM_INIT_THREADS): each outgoing queue has a lock held from the
+ * room check to the release of the stamp; each pool has a lock held only to
+ * carve a chunk (never while waiting); a poll takes each incoming queue with
+ * a trylock, so concurrent pollers share the queues rather than wait. Locks
+ * are always taken in the order incoming queue -> outgoing reply queue ->
+ * pool, and a thread waiting for room holds at most its outgoing queue lock,
+ * polling with trylocks, so no cycle can form. Without the flag no lock is
+ * touched (one predictable branch).
+ */
+#include "amq_internal.h"
+
+#include <errno.h>
+#include <string.h>
+
+_Thread_local unsigned amq_in_handler;
+
+int pshm_am_register(pshm_ctx_t *ctx, const pshm_handler_entry_t *table, size_t count)
+{
+    int rc = ctx_check(ctx, CTX_INIT, "pshm_am_register");
+
+    if (rc < 0)
+        return rc;
+    if (table == NULL || count == 0)
+        return pshm_err(-EINVAL, "pshm_am_register: the table is %s; pass at least one entry",
+                        table == NULL ? "NULL" : "empty (count 0)");
+    /* Check everything first so that a bad table changes nothing. */
+    for (size_t i = 0; i < count; i++) {
+        const pshm_handler_entry_t *e = &table[i];
+        if (e->index < PSHM_AM_HANDLER_MIN || e->index > PSHM_AM_HANDLER_MAX)
+            return pshm_err(-EINVAL, "pshm_am_register: entry %zu has index %u, outside %d..%d",
+                            i, e->index, PSHM_AM_HANDLER_MIN, PSHM_AM_HANDLER_MAX);
+        if (e->fn == NULL)
+            return pshm_err(-EINVAL, "pshm_am_register: entry %zu (index %u) has a NULL function",
+                            i, e->index);
+        if (e->nargs < PSHM_AM_ANY_NARGS || e->nargs > PSHM_AM_MAX_ARGS)
+            return pshm_err(-EINVAL, "pshm_am_register: entry %zu (index %u) has nargs %d; use "
+                            "0..%d or PSHM_AM_ANY_NARGS (-1)", i, e->index, e->nargs,
+                            PSHM_AM_MAX_ARGS);
+    }
+    for (size_t i = 0; i < count; i++)
+        ctx->handlers[table[i].index] = table[i];
+    return 0;
+}
+
+size_t pshm_am_max_medium(const pshm_ctx_t *ctx)
+{
+    (void)ctx;
+    return PSHM_AM_MEDIUM_MAX;
+}
+
+/* Argument checks shared by every send; cold path in a separate function. */
+static int __attribute__((noinline, cold))
+send_bad(pshm_ctx_t *ctx, const char *fn, int dest, unsigned handler, const void *buf,
+         uint64_t nbytes, unsigned flags, unsigned nargs, const uint32_t *args, int cat)
+{
+    const pshm_handler_entry_t *e;
+
+    if (dest < 0 || dest >= ctx->size)
+        return pshm_err(-EINVAL, "%s: destination rank %d is outside 0..%d", fn, dest,
+                        ctx->size - 1);
+    if (ctx_local(ctx, dest) < 0)
+        return pshm_err(-EHOSTUNREACH, "%s: rank %d is not in this process's supernode (it is "
+                        "on another host or supernode); send to it through another transport",
+                        fn, dest);
+    if (flags & ~PSHM_IMMEDIATE)
+        return pshm_err(-EINVAL, "%s: unknown flags 0x%x (known: PSHM_IMMEDIATE)", fn,
+                        flags & ~PSHM_IMMEDIATE);
+    if (nargs > PSHM_AM_MAX_ARGS)
+        return pshm_err(-EINVAL, "%s: %u arguments, at most %d allowed", fn, nargs,
+                        PSHM_AM_MAX_ARGS);
+    if (nargs > 0 && args == NULL)
+        return pshm_err(-EINVAL, "%s: %u arguments but the args pointer is NULL", fn, nargs);
+    if (cat != AMQ_SHORT && nbytes > 0 && buf == NULL)
+        return pshm_err(-EINVAL, "%s: %llu bytes but the buffer is NULL", fn,
+                        (unsigned long long)nbytes);
+    if (cat == AMQ_MEDIUM && nbytes > PSHM_AM_MEDIUM_MAX)
+        return pshm_err(-EINVAL, "%s: %llu bytes exceeds the Medium maximum of %u "
+                        "(pshm_am_max_medium); send a Long message instead", fn,
+                        (unsigned long long)nbytes, PSHM_AM_MEDIUM_MAX);
+    if (handler < PSHM_AM_HANDLER_MIN || handler > PSHM_AM_HANDLER_MAX)
+        return pshm_err(-EINVAL, "%s: handler index %u is outside %d..%d", fn, handler,
+                        PSHM_AM_HANDLER_MIN, PSHM_AM_HANDLER_MAX);
+    e = &ctx->handlers[handler];
+    if (e->fn == NULL)
+        return pshm_err(-EINVAL, "%s: handler %u is not registered (pshm_am_register it in "
+                        "every process first)", fn, handler);
+    if (e->nargs != PSHM_AM_ANY_NARGS && (unsigned)e->nargs != nargs)
+        return pshm_err(-EINVAL, "%s: handler %u takes %d arguments, %u given", fn, handler,
+                        e->nargs, nargs);
+    return 0;
+}
+
+static inline bool send_ok(const pshm_ctx_t *ctx, int dest, unsigned handler, const void *buf,
+                           uint64_t nbytes, unsigned flags, unsigned nargs, const uint32_t *args,
+                           int cat)
+{
+    const pshm_handler_entry_t *e;
+
+    if ((unsigned)dest >= (unsigned)ctx->size || ctx_local(ctx, dest) < 0 ||
+        (flags & ~PSHM_IMMEDIATE) || nargs > PSHM_AM_MAX_ARGS || (nargs && !args) ||
+        handler - PSHM_AM_HANDLER_MIN > PSHM_AM_HANDLER_MAX - PSHM_AM_HANDLER_MIN)
+        return false;
+    if (cat != AMQ_SHORT && nbytes && !buf)
+        return false;
+    if (cat == AMQ_MEDIUM && nbytes > PSHM_AM_MEDIUM_MAX)
+        return false;
+    e = &ctx->handlers[handler];
+    return e->fn != NULL && (e->nargs == PSHM_AM_ANY_NARGS || (unsigned)e->nargs == nargs);
+}
+
+/* Copies args (and a Medium payload, 8-aligned after them) to dst. */
+static inline void put_data(unsigned char *dst, unsigned nargs, const uint32_t *args,
+                            const void *buf, uint64_t nbytes, int cat)
+{
+    if (nargs)
+        memcpy(dst, args, 4u * nargs);
+    if (cat == AMQ_MEDIUM && nbytes)
+        memcpy(dst + PSHM_ALIGN_UP(4u * nargs, 8), buf, nbytes);
+}
+
+/* Waits one step for room: polls (replies only for a reply) and yields per
+ * the wait policy. Returns 0 to retry or < 0. */
+static int wait_room(pshm_ctx_t *ctx, int net, uint32_t *spins)
+{
+    int rc = amq_poll(ctx, net == AMQ_REP ? 1u << AMQ_REP : 3u);
+
+    if (rc < 0)
+        return rc;
+    if (rc > 0)
+        return 0;
+    return ctx_wait_step(ctx, spins);
+}
+
+/*
+ * The one send path. `dlocal` is the destination's supernode rank; for a
+ * Long, `ldst` is where the payload goes in this process's view and `raddr`
+ * the same place in the destination's view.
+ */
+static int amq_send(pshm_ctx_t *ctx, int dlocal, int net, unsigned handler, int cat,
+                    const void *buf, uint64_t nbytes, void *ldst, uint64_t raddr, unsigned flags,
+                    unsigned nargs, const uint32_t *args)
+{
+    struct amq *q = ctx->amq;
+    amq_sq_t *sq = &q->sq[net][dlocal];
+    uint64_t dsz, cap, off = 0;
+    uint32_t spins = 0;
+    bool spill;
+    amq_slot_t *s;
+    unsigned char *body;
+    int rc = 0;
+
+    dsz = 4u * nargs;
+    if (cat == AMQ_MEDIUM && nbytes)
+        dsz = PSHM_ALIGN_UP(dsz, 8) + nbytes;
+    cap = AMQ_BODY - (cat == AMQ_LONG ? 8 : 0);
+    spill = dsz > cap;
+
+    if (q->threads)
+        amq_lock(&sq->lock);
+    /* Room in the queue: seq - consumed <= depth (unsigned, see amq_sq_t).
+     * Acquire on `consumed` pairs with the receiver's release after its
+     * handlers returned, so overwriting the slot cannot race its reads. */
+    while (PSHM_UNLIKELY(sq->seq - sq->cached > q->l.depth)) {
+        sq->cached = atomic_load_explicit(&sq->ctl->consumed, memory_order_acquire);
+        if (sq->seq - sq->cached <= q->l.depth)
+            break;
+        if (flags & PSHM_IMMEDIATE) {
+            rc = pshm_err(-EAGAIN, "the queue to rank %d is full (depth %u); retry after "
+                          "polling", ctx->nm.members[dlocal], q->l.depth);
+            goto out;
+        }
+        if ((rc = wait_room(ctx, net, &spins)) < 0)
+            goto out;
+    }
+    if (spill) {
+        amq_pool_t *p = &q->pool[net];
+        uint64_t need = PSHM_ALIGN_UP(AMQ_CHUNK_HDR + dsz, AMQ_LINE);
+        for (spins = 0;;) {
+            if (q->threads)
+                amq_lock(&p->lock);
+            off = amq_pool_alloc(p, need);
+            if (q->threads)
+                amq_unlock(&p->lock);
+            if (PSHM_LIKELY(off != UINT64_MAX))
+                break;
+            if (flags & PSHM_IMMEDIATE) {
+                char a[32];
+                rc = pshm_err(-EAGAIN, "the payload pool is full (%s in use); retry after "
+                              "polling", pshm_fmt_size(a, sizeof a, p->used));
+                goto out;
+            }
+            if ((rc = wait_room(ctx, net, &spins)) < 0)
+                goto out;
+        }
+        put_data((unsigned char *)q->pool[net].base + off + AMQ_CHUNK_HDR, nargs, args, buf,
+                 nbytes, cat);
+    }
+    if (cat == AMQ_LONG && nbytes)
+        memcpy(ldst, buf, nbytes);
+
+    s = amq_slot_at(sq->slots, sq->idx);
+    s->meta = AMQ_META(handler, nargs, cat, spill);
+    s->nbytes = nbytes;
+    body = s->body;
+    if (cat == AMQ_LONG) {
+        memcpy(body, &raddr, 8);
+        body += 8;
+    }
+    if (spill)
+        memcpy(body, &off, 8);
+    else
+        put_data(body, nargs, args, buf, nbytes, cat);
+    /* Release: the slot's fields, the chunk (header and data) and a Long
+     * payload are visible before the receiver can see the stamp. */
+    atomic_store_explicit(&s->stamp, sq->seq, memory_order_release);
+    sq->seq++;
+    if (++sq->idx == q->l.depth)
+        sq->idx = 0;
+out:
+    if (q->threads)
+        amq_unlock(&sq->lock);
+    return rc;
+}
+
+/* Long target: [raddr, raddr + n) must lie in dest's segment (owner view). */
+static int long_target(pshm_ctx_t *ctx, const char *fn, int dlocal, const void *dest_addr,
+                       uint64_t n, void **ldst)
+{
+    const pshm_seginfo_t *si = &ctx->seginfo[dlocal];
+    uintptr_t a = (uintptr_t)dest_addr;
+
+    if (a < si->owner_base || a - si->owner_base > si->size || n > si->size - (a - si->owner_base))
+        return pshm_err(-EFAULT, "%s: %llu bytes at %p do not lie in the %zu-byte segment of "
+                        "rank %d (at %#lx in its view)", fn, (unsigned long long)n, dest_addr,
+                        si->size, ctx->nm.members[dlocal], (unsigned long)si->owner_base);
+    *ldst = (void *)(a + (uintptr_t)ctx->seg_delta[dlocal]);
+    return 0;
+}
+
+static int request(pshm_ctx_t *ctx, const char *fn, int dest, unsigned handler, int cat,
+                   const void *buf, uint64_t nbytes, void *dest_addr, unsigned flags,
+                   unsigned nargs, const uint32_t *args)
+{
+    void *ldst = NULL;
+    int rc;
+
+    /* Full context check only on the cold path (ctx_check is a call). */
+    if (PSHM_UNLIKELY(ctx == NULL || ctx->state != CTX_ATTACHED || ctx->amq == NULL)) {
+        rc = ctx_check(ctx, CTX_ATTACHED, fn);
+        return rc < 0 ? rc : pshm_err(-EINVAL, "%s: call pshm_attach first", fn);
+    }
+    if (PSHM_UNLIKELY(!send_ok(ctx, dest, handler, buf, nbytes, flags, nargs, args, cat)))
+        return send_bad(ctx, fn, dest, handler, buf, nbytes, flags, nargs, args, cat);
+    if (PSHM_UNLIKELY(amq_in_handler))
+        return pshm_err(-EINVAL, "%s: a handler may not send a request (it could deadlock); "
+                        "reply through the token instead", fn);
+    if (cat == AMQ_LONG &&
+        (rc = long_target(ctx, fn, ctx_local(ctx, dest), dest_addr, nbytes, &ldst)) < 0)
+        return rc;
+    return amq_send(ctx, ctx_local(ctx, dest), AMQ_REQ, handler, cat, buf, nbytes, ldst,
+                    (uint64_t)(uintptr_t)dest_addr, flags, nargs, args);
+}
+
+static int reply(pshm_token_t *t, const char *fn, unsigned handler, int cat, const void *buf,
+                 uint64_t nbytes, void *dest_addr, unsigned flags, unsigned nargs,
+                 const uint32_t *args)
+{
+    pshm_ctx_t *ctx;
+    void *ldst = NULL;
+    int rc;
+
+    if (PSHM_UNLIKELY(t == NULL))
+        return pshm_err(-EINVAL, "%s: the token is NULL", fn);
+    ctx = t->ctx;
+    if (PSHM_UNLIKELY(t->net != AMQ_REQ))
+        return pshm_err(-EINVAL, "%s: a reply handler may not reply (handler of a message "
+                        "from rank %d)", fn, t->src);
+    if (PSHM_UNLIKELY(t->replied))
+        return pshm_err(-EINVAL, "%s: this request (from rank %d) was already replied to; a "
+                        "request handler replies at most once", fn, t->src);
+    if (PSHM_UNLIKELY(!send_ok(ctx, t->src, handler, buf, nbytes, flags, nargs, args, cat)))
+        return send_bad(ctx, fn, t->src, handler, buf, nbytes, flags, nargs, args, cat);
+    if (cat == AMQ_LONG &&
+        (rc = long_target(ctx, fn, t->src_local, dest_addr, nbytes, &ldst)) < 0)
+        return rc;
+    rc = amq_send(ctx, t->src_local, AMQ_REP, handler, cat, buf, nbytes, ldst,
+                  (uint64_t)(uintptr_t)dest_addr, flags, nargs, args);
+    if (rc == 0)
+        t->replied = 1;
+    return rc;
+}
+
+int pshm_am_request_short(pshm_ctx_t *ctx, int dest, unsigned handler, unsigned flags,
+                          unsigned nargs, const uint32_t *args)
+{
+    return request(ctx, "pshm_am_request_short", dest, handler, AMQ_SHORT, NULL, 0, NULL, flags,
+                   nargs, args);
+}
+
+int pshm_am_request_medium(pshm_ctx_t *ctx, int dest, unsigned handler, const void *buf,
+                           size_t nbytes, unsigned flags, unsigned nargs, const uint32_t *args)
+{
+    return request(ctx, "pshm_am_request_medium", dest, handler, AMQ_MEDIUM, buf, nbytes, NULL,
+                   flags, nargs, args);
+}
+
+int pshm_am_request_long(pshm_ctx_t *ctx, int dest, unsigned handler, const void *buf,
+                         size_t nbytes, void *dest_addr, unsigned flags, unsigned nargs,
+                         const uint32_t *args)
+{
+    return request(ctx, "pshm_am_request_long", dest, handler, AMQ_LONG, buf, nbytes, dest_addr,
+                   flags, nargs, args);
+}
+
+int pshm_am_reply_short(pshm_token_t *token, unsigned handler, unsigned flags, unsigned nargs,
+                        const uint32_t *args)
+{
+    return reply(token, "pshm_am_reply_short", handler, AMQ_SHORT, NULL, 0, NULL, flags, nargs,
+                 args);
+}
+
+int pshm_am_reply_medium(pshm_token_t *token, unsigned handler, const void *buf, size_t nbytes,
+                         unsigned flags, unsigned nargs, const uint32_t *args)
+{
+    return reply(token, "pshm_am_reply_medium", handler, AMQ_MEDIUM, buf, nbytes, NULL, flags,
+                 nargs, args);
+}
+
+int pshm_am_reply_long(pshm_token_t *token, unsigned handler, const void *buf, size_t nbytes,
+                       void *dest_addr, unsigned flags, unsigned nargs, const uint32_t *args)
+{
+    return reply(token, "pshm_am_reply_long", handler, AMQ_LONG, buf, nbytes, dest_addr, flags,
+                 nargs, args);
+}
+
+int pshm_token_source(const pshm_token_t *token)
+{
+    if (token == NULL)
+        return pshm_err(-EINVAL, "pshm_token_source: the token is NULL");
+    return token->src;
+}
+
+pshm_ctx_t *pshm_token_ctx(const pshm_token_t *token)
+{
+    return token == NULL ? NULL : token->ctx;
+}
