@@ -1,0 +1,48 @@
+/*
+ * amtest.h - setup and payload patterns shared by the t-am-* tests.
+ */
+#ifndef PSHM_AMTEST_H
+#define PSHM_AMTEST_H
+
+#include "pshm.h"
+#include "tests/helpers.h"
+
+#include <stdint.h>
+#include <string.h>
+
+/* pshm_init + pshm_attach, failing the test on error. */
+static inline pshm_ctx_t *am_setup(unsigned flags, size_t segsize)
+{
+    pshm_init_attr_t attr = {flags, NULL};
+    pshm_ctx_t *ctx = NULL;
+    CHECK_OK(pshm_init(&ctx, &attr));
+    CHECK_OK(pshm_attach(ctx, segsize));
+    return ctx;
+}
+
+/* Byte i of the pattern of `seed`. */
+static inline uint8_t am_byte(uint32_t seed, size_t i)
+{
+    uint32_t x = seed * 2654435761u + (uint32_t)i * 40503u;
+    return (uint8_t)(x ^ x >> 13 ^ i >> 8);
+}
+static inline void am_fill(void *p, size_t n, uint32_t seed)
+{
+    for (size_t i = 0; i < n; i++) ((uint8_t *)p)[i] = am_byte(seed, i);
+}
+/* Index of the first wrong byte, or -1. */
+static inline long am_diff(const void *p, size_t n, uint32_t seed)
+{
+    for (size_t i = 0; i < n; i++)
+        if (((const uint8_t *)p)[i] != am_byte(seed, i)) return (long)i;
+    return -1;
+}
+
+static inline int am_flag_set(void *arg) { return *(volatile int *)arg != 0; }
+static inline int am_count_reached(void *arg)
+{
+    const volatile long *c = arg;
+    return c[0] >= c[1];
+}
+
+#endif
