@@ -66,14 +66,23 @@ remove_object() {
   esac
 }
 
-# Objects in $2 (after) and not in $1 (before), whose creator is gone.
+# Processes still in session $1 (the test's): "pid args" lines.
+survivors() {
+  # Zombies are gone already (only their parent's wait is missing).
+  ps -e -o pid=,sid=,stat=,args= 2>/dev/null |
+    awk -v s="$1" '$2 == s && $3 !~ /^Z/ { $2 = ""; $3 = ""; print }'
+}
+
+# Objects in $2 (after) and not in $1 (before), unless their creator is
+# alive outside the test's session $3 (another job on this machine).
 leftovers() {
   local kind id pid
   comm -13 <(printf '%s\n' "$1" | sort) <(printf '%s\n' "$2" | sort) |
     while read -r kind id; do
       [ -n "$kind" ] || continue
       pid=$(creator "$kind" "$id")
-      if [ -n "$pid" ] && [ "$pid" -gt 0 ] 2>/dev/null && kill -0 "$pid" 2>/dev/null; then
+      if [ -n "$pid" ] && [ "$pid" -gt 0 ] 2>/dev/null && kill -0 "$pid" 2>/dev/null &&
+        [ "$(ps -o sid= -p "$pid" 2>/dev/null | tr -d ' ')" != "$3" ]; then
         continue
       fi
       echo "$kind $id"
@@ -115,6 +124,12 @@ mpi_np=${PSHM_MPI_NP:-2}
 mpirun=${MPIRUN:-mpirun}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 
+setsid=""
+command -v setsid >/dev/null 2>&1 && setsid=setsid
+
+sid=""
+trap '[ -n "$sid" ] && kill -TERM -- "-$sid" 2>/dev/null; echo "runtests: interrupted"; exit 130' INT TERM HUP
+
 passed=0
 failed=0
 skipped=0
@@ -141,11 +156,22 @@ for t in "${tests[@]}"; do
 
   before=$(snapshot)
   start=$(now)
-  timeout -k 5 "$timeout_s" "${cmd[@]}" </dev/null >"$log" 2>&1
+  # A session of its own (no job control here, so setsid does not fork and
+  # the session id is $!): processes the test leaves running are found.
+  $setsid timeout -k 5 "$timeout_s" "${cmd[@]}" </dev/null >"$log" 2>&1 &
+  sid=$!
+  wait $sid
   rc=$?
   end=$(now)
   took=$(elapsed "$start" "$end")
-  left=$(leftovers "$before" "$(snapshot)")
+  procs=""
+  [ -n "$setsid" ] && procs=$(survivors "$sid")
+  if [ -n "$procs" ]; then
+    # Give exiting processes a moment before calling them leftovers.
+    sleep 1
+    procs=$(survivors "$sid")
+  fi
+  left=$(leftovers "$before" "$(snapshot)" "$sid")
 
   why=""
   case $rc in
@@ -163,6 +189,11 @@ for t in "${tests[@]}"; do
     result=FAIL
     if [ $rc -gt 128 ]; then why="killed by signal $((rc - 128))"; else why="exit status $rc"; fi ;;
   esac
+  if [ -n "$procs" ]; then
+    [ $result = FAIL ] && why="$why; " || why=""
+    result=FAIL
+    why="${why}left processes running"
+  fi
   if [ -n "$left" ]; then
     [ $result = FAIL ] && why="$why; " || why=""
     result=FAIL
@@ -178,6 +209,13 @@ for t in "${tests[@]}"; do
     echo "    (full output: $log)"
     failed=$((failed + 1)) ;;
   esac
+  if [ -n "$procs" ]; then
+    while read -r pid args; do
+      echo "    leftover process $pid: $args"
+      kill -KILL "$pid" 2>/dev/null
+    done <<<"$procs"
+    { echo "runtests: processes killed after the test:"; echo "$procs"; } >>"$log"
+  fi
   if [ -n "$left" ]; then
     while read -r kind id; do
       echo "    leftover: $(describe "$kind" "$id")"
