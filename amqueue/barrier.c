@@ -39,7 +39,12 @@ int pshm_node_barrier(pshm_ctx_t *ctx)
         atomic_store_explicit(&q->bar[to * q->l.rounds + k].v, epoch, memory_order_release);
         /* Acquire: pairs with the sender's release above. */
         while (atomic_load_explicit(&mine->v, memory_order_acquire) < epoch) {
-            rc = amq_poll(ctx, 3u);
+            /* The first barrier is the one in pshm_attach: nobody can have
+             * sent before it, and polling there would run messages of peers
+             * that finished attaching before this process registered its
+             * handlers (registration may follow attach). Later barriers poll
+             * so that a peer blocked on a full queue to us can go on. */
+            rc = epoch > 1 ? amq_poll(ctx, 3u) : 0;
             if (rc < 0)
                 return pshm_err_prefix(rc, "pshm_node_barrier");
             if (rc == 0 && (rc = ctx_wait_step(ctx, &spins)) < 0)
