@@ -79,7 +79,12 @@ if $cc -std=c11 -Wall -Werror $cflags -o "$d/hello" "$d/hello.c" $libs 2>"$d/cc.
 else
   fail "cannot build against the installed header and library: $(cat "$d/cc.log")"
 fi
+# Only the private libraries: -lpshm would pick the shared one.
+slibs=$(printf '%s\n' "$slibs" | sed 's/-L[^ ]*//g; s/-lpshm\( \|$\)/ /g')
 if $cc -std=c11 -Wall -Werror $cflags -o "$d/hello-static" "$d/hello.c" "$r/lib/libpshm.a" $slibs 2>"$d/cc.log"; then
+  if readelf -d "$d/hello-static" | grep -q 'NEEDED.*libpshm'; then
+    fail "the program linked with libpshm.a needs libpshm.so"
+  fi
   "$d/hello-static" >/dev/null || fail "the program linked with libpshm.a fails"
 else
   fail "cannot link against the installed libpshm.a: $(cat "$d/cc.log")"
