@@ -28,7 +28,7 @@ int pshm_err(int err, const char *fmt, ...)
 int pshm_err_prefix(int err, const char *fmt, ...)
 {
     char old[ERRMSG_MAX];
-    size_t n;
+    size_t n, m;
     va_list ap;
 
     memcpy(old, errmsg, sizeof old);
@@ -36,8 +36,16 @@ int pshm_err_prefix(int err, const char *fmt, ...)
     vsnprintf(errmsg, sizeof errmsg, fmt, ap);
     va_end(ap);
     n = strlen(errmsg);
-    if (old[0] != '\0' && n + 2 < sizeof errmsg)
-        snprintf(errmsg + n, sizeof errmsg - n, ": %s", old);
+    m = strlen(old);
+    /* "<prefix>: <old>", cut to the buffer (copied by hand: the cut is meant). */
+    if (m > 0 && n + 3 < sizeof errmsg) {
+        memcpy(errmsg + n, ": ", 2);
+        n += 2;
+        if (m > sizeof errmsg - 1 - n)
+            m = sizeof errmsg - 1 - n;
+        memcpy(errmsg + n, old, m);
+        errmsg[n + m] = '\0';
+    }
     return err;
 }
 
