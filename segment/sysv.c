@@ -70,9 +70,10 @@ static int create_err(int e, const char *shown, size_t len)
                         "segment or lower GASNET_MAX_SEGSIZE", shown, a,
                         (unsigned long long)shmmax, len);
     if (e == ENOSPC && shmmni && segs >= shmmni)
-        return pshm_err(-ENOSPC, "cannot create SysV segment %s: all kernel.shmmni=%llu segments "
-                        "are in use; raise it with sysctl -w kernel.shmmni=<count> or remove "
-                        "stale ones (pshm-cleanup, ipcrm)", shown, (unsigned long long)shmmni);
+        return pshm_err(-ENOSPC, "cannot create SysV segment %s of %s: all kernel.shmmni=%llu "
+                        "segments are in use; raise it with sysctl -w kernel.shmmni=<count> or "
+                        "remove stale ones (pshm-cleanup, ipcrm)", shown, a,
+                        (unsigned long long)shmmni);
     if (e == ENOSPC)
         return pshm_err(-ENOSPC, "cannot create SysV segment %s of %s: exceeds kernel.shmall=%llu "
                         "pages (%s free of it); raise it with sysctl -w kernel.shmall=%llu, or ask "
