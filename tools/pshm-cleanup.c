@@ -1,0 +1,567 @@
+/*
+ * pshm-cleanup - finds the shared-memory objects pshm left behind (a job that
+ * was killed never removes its names) and removes those whose creator is dead.
+ *
+ * An object is pshm's only if three things hold: its name has the pshm
+ * pattern (files), it is a regular file opened without following links (or a
+ * SysV segment), and its first page carries the pshm header. Anything else is
+ * left alone. The creator is alive if its pid exists with the start time
+ * recorded in the header, so a recycled pid does not keep a leak alive.
+ * Every removal re-checks that the name still leads to the object examined:
+ * two runs at once, or an object vanishing meanwhile, are harmless.
+ */
+#include "internal.h"
+#include "tools/util/cli.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ipc.h>
+#include <sys/shm.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Exit codes (documented in --help and pshm-cleanup(1)). */
+enum { EXIT_NOTHING = 0, EXIT_REMOVED = 1, EXIT_USAGE = 2, EXIT_FAILED = 3 };
+
+#define SHM_DIR "/dev/shm"
+#define SYSV_LIST "/proc/sysvipc/shm"
+#define MAX_DIRS 16
+
+static struct {
+    bool dry_run, list, all_users;
+    int verbose;             /* -1 quiet, 0 normal, 1 verbose */
+    const char *job;         /* --job TAG, or NULL */
+    uint64_t older_than;     /* seconds; 0: any age */
+    const char *dirs[MAX_DIRS];
+    int ndirs;
+} opt;
+
+static struct {
+    int stale;      /* objects whose creator is dead (removed or to remove) */
+    int removed;
+    int in_use;
+    int young;      /* stale but younger than --older-than */
+    int failed;
+    bool header;    /* table header printed */
+} tally;
+
+static uid_t me;
+static time_t now;
+
+/* ------------------------------------------------------------ liveness */
+
+enum { CREATOR_ALIVE, CREATOR_DEAD, CREATOR_REUSED };
+
+/*
+ * The creator is alive if /proc/PID exists, is not a zombie, and started at
+ * the time the header recorded (0 there: unknown, the pid alone decides).
+ * When /proc cannot tell, kill(pid, 0) does (EPERM: someone else's live pid).
+ */
+static int creator_state(const seg_meta_t *m)
+{
+    char path[64], buf[1024];
+    unsigned long long start = 0;
+    char state = 0;
+
+    if (m->pid <= 0) return CREATOR_DEAD;
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)m->pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        if (errno == ENOENT) return CREATOR_DEAD;
+        return kill(m->pid, 0) < 0 && errno == ESRCH ? CREATOR_DEAD : CREATOR_ALIVE;
+    }
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0) return CREATOR_DEAD; /* vanished while we read */
+    buf[n] = 0;
+    /* Field 2 (the command) may hold spaces and ')': fields 3.. follow the last ')'. */
+    char *p = strrchr(buf, ')');
+    if (!p || sscanf(p + 2, "%c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d "
+                            "%*d %*d %*d %*d %llu", &state, &start) != 2)
+        return CREATOR_ALIVE; /* cannot tell: never remove on a guess */
+    if (state == 'Z' || state == 'X') return CREATOR_DEAD;
+    if (m->pid_start != 0 && start != m->pid_start) return CREATOR_REUSED;
+    return CREATOR_ALIVE;
+}
+
+/* ------------------------------------------------------------ printing */
+
+static void fmt_age(char *buf, size_t n, uint64_t s)
+{
+    if (s < 120) snprintf(buf, n, "%llus", (unsigned long long)s);
+    else if (s < 7200) snprintf(buf, n, "%llum", (unsigned long long)(s / 60));
+    else if (s < 172800) snprintf(buf, n, "%lluh", (unsigned long long)(s / 3600));
+    else snprintf(buf, n, "%llud", (unsigned long long)(s / 86400));
+}
+
+static const char *user_name(uid_t uid, char *buf, size_t n)
+{
+    struct passwd *pw = getpwuid(uid);
+    if (pw && strlen(pw->pw_name) < n) snprintf(buf, n, "%s", pw->pw_name);
+    else snprintf(buf, n, "%u", (unsigned)uid);
+    return buf;
+}
+
+static void print_header(void)
+{
+    if (tally.header) return;
+    tally.header = true;
+    printf("%-12s %-5s %-7s %-8s %9s %5s %-16s %4s %-12s %s\n", "STATUS", "TYPE", "KIND",
+           "OWNER", "SIZE", "AGE", "JOB", "RANK", "CREATOR", "OBJECT");
+}
+
+/* One table row for a pshm object. */
+static void print_obj(const char *status, const char *type, uid_t owner, const seg_meta_t *m,
+                      int cstate, const char *shown, const char *note)
+{
+    char user[32], size[32], age[24], creator[32];
+    if (opt.verbose < 0) return;
+    uint64_t a = (uint64_t)now > m->created ? (uint64_t)now - m->created : 0;
+    fmt_age(age, sizeof age, a);
+    snprintf(creator, sizeof creator, "%d %s", (int)m->pid,
+             cstate == CREATOR_ALIVE ? "alive" : "dead");
+    print_header();
+    printf("%-12s %-5s %-7s %-8s %9s %5s %-16s %4d %-12s %s%s%s\n", status, type,
+           m->kind == SEG_KIND_REGION ? "region" : "segment", user_name(owner, user, sizeof user),
+           pshm_fmt_size(size, sizeof size, m->len), age, m->tag, (int)m->rank, creator, shown,
+           note ? "  " : "", note ? note : "");
+}
+
+/* Something with a pshm name that is not (or no longer) a pshm object. */
+static void print_skip(bool always, const char *shown, const char *why)
+{
+    if (opt.verbose < 0 || (!always && opt.verbose < 1)) return;
+    print_header();
+    printf("%-12s %-5s %-7s %-8s %9s %5s %-16s %4s %-12s %s  (%s)\n", "skipped", "-", "-", "-",
+           "-", "-", "-", "-", "-", shown, why);
+}
+
+static void fail(const char *shown, const char *what, int err)
+{
+    tally.failed++;
+    fprintf(stderr, "%s: cannot remove %s: %s%s\n", cli_prog, shown, what ? what : strerror(err),
+            err == EPERM || err == EACCES ? " (it belongs to another user or the directory "
+                                             "is not writable: run as its owner or root)"
+                                          : "");
+}
+
+/* ----------------------------------------------------------- decisions */
+
+/* Checks the header read from an object; NULL if it is pshm's, else why not. */
+static const char *meta_problem(const seg_meta_t *m)
+{
+    if (memcmp(m->magic, SEG_MAGIC, sizeof m->magic)) return "not a pshm object: no pshm header";
+    if (m->version != SEG_META_VERSION) return "pshm header of another version: left alone";
+    if (m->kind != SEG_KIND_SEGMENT && m->kind != SEG_KIND_REGION)
+        return "pshm header with an unknown kind: left alone";
+    if (strnlen(m->tag, sizeof m->tag) >= sizeof m->tag || !boot_tag_valid(m->tag))
+        return "pshm header with a bad job tag: left alone";
+    if (strnlen(m->name, sizeof m->name) >= sizeof m->name)
+        return "pshm header with a bad name: left alone";
+    return NULL;
+}
+
+enum { ACT_KEEP, ACT_REMOVE };
+
+/*
+ * Classifies a valid object and prints its row unless it will be removed
+ * (the caller prints that row after trying). Returns ACT_REMOVE when the
+ * caller should remove it now.
+ */
+static int decide(const char *type, uid_t owner, const seg_meta_t *m, bool attached,
+                  const char *shown, int *cstate)
+{
+    if (opt.job && strcmp(opt.job, m->tag)) {
+        if (opt.verbose > 0) print_skip(false, shown, "another job");
+        return ACT_KEEP;
+    }
+    *cstate = creator_state(m);
+    if (*cstate == CREATOR_ALIVE || attached) {
+        tally.in_use++;
+        print_obj("in-use", type, owner, m, *cstate, shown,
+                  attached && *cstate != CREATOR_ALIVE ? "(still attached)" : NULL);
+        return ACT_KEEP;
+    }
+    uint64_t age = (uint64_t)now > m->created ? (uint64_t)now - m->created : 0;
+    if (opt.older_than && age < opt.older_than) {
+        tally.young++;
+        print_obj("too-young", type, owner, m, *cstate, shown, NULL);
+        return ACT_KEEP;
+    }
+    tally.stale++;
+    if (opt.list || opt.dry_run) {
+        print_obj(opt.list ? "stale" : "would-remove", type, owner, m, *cstate, shown,
+                  *cstate == CREATOR_REUSED && opt.verbose > 0 ? "(pid reused since)" : NULL);
+        return ACT_KEEP;
+    }
+    return ACT_REMOVE;
+}
+
+/* --------------------------------------------------- files: /dev/shm, tmp */
+
+/* "pshm.<uid>.<tag>.<s|q><index>": the names seg_make_name() builds. Also
+ * true if the tag is not `job` (when given). */
+static bool name_is_pshm(const char *s, const char *job, bool *other_job)
+{
+    const char *p = s;
+    if (strncmp(p, "pshm.", 5)) return false;
+    p += 5;
+    const char *q = p;
+    while (*p >= '0' && *p <= '9') p++;
+    if (p == q || *p++ != '.') return false;
+    q = p;
+    while ((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9')) p++;
+    if (p == q || p - q > PSHM_TAG_MAX || *p != '.') return false;
+    *other_job = job && (strlen(job) != (size_t)(p - q) || strncmp(job, q, (size_t)(p - q)));
+    p++;
+    if (*p != SEG_KIND_SEGMENT && *p != SEG_KIND_REGION) return false;
+    q = ++p;
+    while (*p >= '0' && *p <= '9') p++;
+    return p != q && *p == 0;
+}
+
+static void scan_file(int dfd, const char *dir, const char *type, const char *name)
+{
+    char shown[PSHM_PATH_MAX + 256];
+    struct stat st, fst, cur;
+    seg_meta_t m;
+    const char *why;
+    int cstate = CREATOR_DEAD;
+
+    snprintf(shown, sizeof shown, "%s/%s", dir, name);
+    if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0) return; /* vanished */
+    bool mine = st.st_uid == me || opt.all_users;
+    bool other_job = false;
+    if (!name_is_pshm(name, opt.job, &other_job)) {
+        print_skip(false, shown, "not a pshm object: not a pshm name");
+        return;
+    }
+    if (other_job) return;
+    if (S_ISLNK(st.st_mode)) {
+        print_skip(mine, shown, "symbolic link: not followed");
+        return;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        print_skip(mine, shown, "not a regular file");
+        return;
+    }
+    if (!mine) {
+        char b[96];
+        snprintf(b, sizeof b, "belongs to uid %u; only root may use --all-users",
+                 (unsigned)st.st_uid);
+        print_skip(false, shown, b);
+        return;
+    }
+    /* O_NOFOLLOW: the name may have become a link since the lstat; O_NONBLOCK:
+     * a FIFO put there must not hang us. */
+    int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        if (errno != ENOENT) print_skip(true, shown, errno == ELOOP ? "symbolic link: not followed"
+                                                                    : strerror(errno));
+        return;
+    }
+    if (fstat(fd, &fst) < 0 || fst.st_ino != st.st_ino || fst.st_dev != st.st_dev ||
+        !S_ISREG(fst.st_mode)) {
+        print_skip(true, shown, "changed while examined: left alone");
+        goto out;
+    }
+    memset(&m, 0, sizeof m);
+    if (pread(fd, &m, sizeof m, 0) != (ssize_t)sizeof m) {
+        print_skip(false, shown, "not a pshm object: shorter than a pshm header");
+        goto out;
+    }
+    if ((why = meta_problem(&m)) != NULL) {
+        print_skip(false, shown, why);
+        goto out;
+    }
+    if (decide(type, fst.st_uid, &m, false, shown, &cstate) != ACT_REMOVE) goto out;
+
+    /* Remove the name only while it still leads to the file we examined. */
+    if (fstatat(dfd, name, &cur, AT_SYMLINK_NOFOLLOW) < 0 || cur.st_ino != fst.st_ino ||
+        cur.st_dev != fst.st_dev) {
+        tally.stale--;
+        print_skip(false, shown, "vanished or replaced before removal: left alone");
+        goto out;
+    }
+    if (unlinkat(dfd, name, 0) < 0) {
+        if (errno == ENOENT) {
+            tally.stale--;
+            print_skip(false, shown, "vanished before removal");
+        } else {
+            print_obj("FAILED", type, fst.st_uid, &m, cstate, shown, NULL);
+            fail(shown, NULL, errno);
+        }
+        goto out;
+    }
+    tally.removed++;
+    print_obj("removed", type, fst.st_uid, &m, cstate, shown, NULL);
+out:
+    close(fd);
+}
+
+typedef struct seen_dir {
+    dev_t dev;
+    ino_t ino;
+} seen_dir_t;
+
+static seen_dir_t seen[MAX_DIRS + 4];
+static int nseen;
+
+/* Scans each directory once, whatever the number of names it goes by. */
+static void scan_dir(const char *dir, const char *type, bool must_exist)
+{
+    struct stat st;
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd < 0 || fstat(dfd, &st) < 0) {
+        if (must_exist) {
+            fprintf(stderr, "%s: cannot list %s: %s\n", cli_prog, dir, strerror(errno));
+            tally.failed++;
+        } else if (opt.verbose > 0) {
+            printf("# not scanned: %s (%s)\n", dir, strerror(errno));
+        }
+        if (dfd >= 0) close(dfd);
+        return;
+    }
+    for (int i = 0; i < nseen; i++)
+        if (seen[i].dev == st.st_dev && seen[i].ino == st.st_ino) {
+            close(dfd);
+            return;
+        }
+    if (nseen < (int)PSHM_ARRAY_LEN(seen)) seen[nseen++] = (seen_dir_t){st.st_dev, st.st_ino};
+    if (opt.verbose > 0) printf("# scanning %s\n", dir);
+
+    DIR *d = fdopendir(dfd);
+    if (!d) {
+        close(dfd);
+        return;
+    }
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL)
+        if (!strncmp(e->d_name, "pshm", 4)) scan_file(dirfd(d), dir, type, e->d_name);
+    closedir(d);
+}
+
+/* ------------------------------------------------------------------ SysV */
+
+static void scan_sysv_one(int shmid, unsigned mode, uint64_t size, pid_t cpid, unsigned long nattch,
+                          uid_t owner)
+{
+    char shown[64];
+    seg_meta_t m;
+    struct shmid_ds ds;
+    const char *why;
+    int cstate = CREATOR_DEAD;
+
+    snprintf(shown, sizeof shown, "sysv shmid %d", shmid);
+    /* Marked for removal already: it goes away with its last mapping. */
+    if (mode & SHM_DEST) return;
+    if (owner != me && !opt.all_users) return;
+    if (size < sizeof m) return;
+    void *p = shmat(shmid, NULL, SHM_RDONLY);
+    if (p == (void *)-1) {
+        if (errno != EINVAL && errno != EIDRM && opt.verbose > 0)
+            print_skip(false, shown, strerror(errno));
+        return;
+    }
+    memcpy(&m, p, sizeof m);
+    shmdt(p);
+    if ((why = meta_problem(&m)) != NULL) {
+        print_skip(false, shown, why);
+        return;
+    }
+    /* A header copied into someone else's segment would not name its creator. */
+    if (m.pid != (int32_t)cpid) {
+        print_skip(false, shown, "pshm header of another segment: left alone");
+        return;
+    }
+    char full[160];
+    snprintf(full, sizeof full, "sysv shmid %d (%s)", shmid, m.name);
+    if (decide("sysv", owner, &m, nattch > 0, full, &cstate) != ACT_REMOVE) return;
+
+    /* Between the listing and now, someone may have attached or removed it. */
+    if (shmctl(shmid, IPC_STAT, &ds) < 0) {
+        tally.stale--;
+        print_skip(false, full, "vanished before removal");
+        return;
+    }
+    if (ds.shm_cpid != cpid || ds.shm_nattch > 0 || (ds.shm_perm.mode & SHM_DEST)) {
+        tally.stale--;
+        print_skip(false, full, "attached or changed before removal: left alone");
+        return;
+    }
+    if (shmctl(shmid, IPC_RMID, NULL) < 0) {
+        if (errno == EINVAL || errno == EIDRM) {
+            tally.stale--;
+            print_skip(false, full, "vanished before removal");
+            return;
+        }
+        print_obj("FAILED", "sysv", owner, &m, cstate, full, NULL);
+        fail(full, NULL, errno);
+        return;
+    }
+    tally.removed++;
+    print_obj("removed", "sysv", owner, &m, cstate, full, NULL);
+}
+
+static void scan_sysv(void)
+{
+    char line[512];
+    FILE *f = fopen(SYSV_LIST, "re");
+    if (!f) {
+        if (opt.verbose > 0) printf("# not scanned: SysV segments (%s: %s)\n", SYSV_LIST,
+                                    strerror(errno));
+        return;
+    }
+    if (opt.verbose > 0) printf("# scanning SysV segments (%s)\n", SYSV_LIST);
+    /*       key      shmid perms      size  cpid  lpid nattch   uid   gid ... */
+    while (fgets(line, sizeof line, f)) {
+        long long key;
+        int shmid, cpid, lpid;
+        unsigned perms, uid;
+        unsigned long long size;
+        unsigned long nattch;
+        if (sscanf(line, "%lld %d %o %llu %d %d %lu %u", &key, &shmid, &perms, &size, &cpid,
+                   &lpid, &nattch, &uid) != 8)
+            continue; /* the title line */
+        scan_sysv_one(shmid, perms, size, cpid, nattch, (uid_t)uid);
+    }
+    fclose(f);
+}
+
+/* ------------------------------------------------------------------ CLI */
+
+static void usage(void)
+{
+    printf("Usage: %s [OPTION]...\n"
+           "Finds the shared-memory objects that pshm jobs left behind (POSIX objects in\n"
+           "/dev/shm, SysV segments, files in GASNET_TMPDIR, TMPDIR and /tmp) and removes\n"
+           "those of the calling user whose creating process is dead. Objects of running\n"
+           "jobs are listed as in-use and never touched; links, files without the pshm\n"
+           "header and objects of other users are left alone.\n"
+           "\n"
+           "  -n, --dry-run        list what would be removed, remove nothing\n"
+           "  -l, --list           list every object found, remove nothing\n"
+           "  -j, --job TAG        only objects of job TAG\n"
+           "      --older-than AGE only objects older than AGE: a whole number with the\n"
+           "                       unit s, m, h or d (30s, 10m, 2h, 1d; no unit: seconds)\n"
+           "      --dir DIR        also scan directory DIR for file-backend objects\n"
+           "                       (repeatable, up to %d)\n"
+           "  -a, --all-users      objects of every user (root only)\n"
+           "  -q, --quiet          print nothing but errors\n"
+           "  -v, --verbose        also show what was skipped and why\n"
+           "  -h, --help           show this help\n"
+           "  -V, --version        show the version\n"
+           "\n"
+           "Exit status:\n"
+           "  0  nothing to remove (no object of a dead job found)\n"
+           "  1  objects of dead jobs found, and all removed (with --dry-run or --list:\n"
+           "     found, and removable)\n"
+           "  2  bad usage\n"
+           "  3  some objects could not be removed (permission, or a --dir unreadable)\n",
+           cli_prog, MAX_DIRS);
+}
+
+/* "30s", "10m", "2h", "1d" or plain seconds, strictly. */
+static uint64_t parse_age(const char *s)
+{
+    static const char units[] = "smhd";
+    static const uint64_t mult[] = {1, 60, 3600, 86400};
+    char num[32];
+    size_t n = strlen(s);
+    uint64_t m = 1, v;
+    const char *u = n ? strchr(units, s[n - 1]) : NULL;
+    if (u && *u) {
+        m = mult[u - units];
+        n--;
+    }
+    if (n == 0 || n >= sizeof num) goto bad;
+    memcpy(num, s, n);
+    num[n] = 0;
+    if (env_parse_u64("--older-than", num, 0, UINT64_MAX / m, &v) < 0) goto bad;
+    return v * m;
+bad:
+    cli_usage_error("--older-than \"%s\" is not valid: expected a whole number followed by "
+                    "s, m, h or d (e.g. 30s, 10m, 2h, 1d)", s);
+}
+
+static void parse_args(int argc, char **argv)
+{
+    static const char *const f_job[] = {"-j", "--job", NULL};
+    static const char *const f_age[] = {"--older-than", NULL};
+    static const char *const f_dir[] = {"--dir", NULL};
+    const char *v;
+
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "-n") || !strcmp(a, "--dry-run")) opt.dry_run = true;
+        else if (!strcmp(a, "-l") || !strcmp(a, "--list")) opt.list = true;
+        else if (!strcmp(a, "-a") || !strcmp(a, "--all-users")) opt.all_users = true;
+        else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) opt.verbose = -1;
+        else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) opt.verbose = 1;
+        else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            usage();
+            exit(0);
+        } else if (!strcmp(a, "-V") || !strcmp(a, "--version")) {
+            printf("%s %s\n", cli_prog, pshm_version());
+            exit(0);
+        } else if (cli_flag_value(argc, argv, &i, f_job, &v)) {
+            if (!boot_tag_valid(v))
+                cli_usage_error("--job \"%s\" is not valid: a job tag is 1 to %d characters "
+                                "of [a-z0-9]", v, PSHM_TAG_MAX);
+            opt.job = v;
+        } else if (cli_flag_value(argc, argv, &i, f_age, &v)) {
+            opt.older_than = parse_age(v);
+        } else if (cli_flag_value(argc, argv, &i, f_dir, &v)) {
+            struct stat st;
+            if (opt.ndirs == MAX_DIRS) cli_usage_error("at most %d --dir options", MAX_DIRS);
+            if (v[0] == 0) cli_usage_error("--dir needs a directory, not an empty string");
+            if (stat(v, &st) < 0) cli_usage_error("--dir \"%s\": %s", v, strerror(errno));
+            if (!S_ISDIR(st.st_mode)) cli_usage_error("--dir \"%s\": not a directory", v);
+            opt.dirs[opt.ndirs++] = v;
+        } else if (a[0] == '-') {
+            cli_usage_error("unknown option '%s'", a);
+        } else {
+            cli_usage_error("unexpected argument '%s' (this program takes options only)", a);
+        }
+    }
+    if (opt.all_users && geteuid() != 0)
+        cli_usage_error("--all-users needs root: other users' objects can only be examined "
+                        "and removed by root");
+}
+
+int main(int argc, char **argv)
+{
+    const char *e;
+
+    cli_init("pshm-cleanup");
+    parse_args(argc, argv);
+    me = geteuid();
+    now = time(NULL);
+
+    scan_dir(SHM_DIR, "posix", false);
+    scan_sysv();
+    if ((e = getenv("GASNET_TMPDIR")) && e[0] == '/') scan_dir(e, "file", false);
+    if ((e = getenv("TMPDIR")) && e[0] == '/') scan_dir(e, "file", false);
+    scan_dir("/tmp", "file", false);
+    for (int i = 0; i < opt.ndirs; i++) scan_dir(opt.dirs[i], "file", true);
+
+    if (opt.verbose >= 0) {
+        if (tally.stale == 0 && tally.in_use == 0 && tally.young == 0 && tally.failed == 0)
+            printf("no pshm objects found\n");
+        else
+            printf("%d stale object%s %s, %d in use, %d too young, %d could not be removed\n",
+                   tally.stale, tally.stale == 1 ? "" : "s",
+                   opt.list ? "found" : opt.dry_run ? "would be removed" : "removed",
+                   tally.in_use, tally.young, tally.failed);
+    }
+    fflush(stdout);
+    if (tally.failed) return EXIT_FAILED;
+    return tally.stale ? EXIT_REMOVED : EXIT_NOTHING;
+}

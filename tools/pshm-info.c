@@ -1,0 +1,621 @@
+/*
+ * pshm-info - what this build of pshm is, what the machine allows it, and what
+ * the environment asks of it: build configuration, shared-memory limits, every
+ * variable pshm reads (checked by the library's own parser), misspelt
+ * variables, and the memory a job of P processes needs.
+ *
+ * Everything is gathered first, then printed as text or as JSON.
+ */
+#include "internal.h"
+#include "pshm/launch.h"
+#include "segment/backend.h"
+#include "tools/util/cli.h"
+
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+extern char **environ;
+
+#define MAX_PROCS_ROWS 16
+#define MAX_WARNINGS 64
+#define MSG_MAX 512
+
+/* ------------------------------------------------------------ gathered */
+
+typedef struct fs_info {
+    char path[PSHM_PATH_MAX];
+    bool ok;
+    uint64_t size, avail;
+    char err[128];
+} fs_info_t;
+
+typedef struct var_info {
+    const env_desc_t *d;
+    const char *value;       /* NULL: unset */
+    bool unused;             /* TMPDIR while GASNET_TMPDIR is set */
+    char err[MSG_MAX];       /* "" if valid (or unset) */
+} var_info_t;
+
+typedef struct warning {
+    char name[128];
+    const char *suggest;     /* a variable pshm reads, or NULL */
+} warning_t;
+
+typedef struct net_row {
+    unsigned procs;
+    uint64_t am, seg;        /* bytes */
+    char err[MSG_MAX];       /* "" if both were computed */
+} net_row_t;
+
+static const struct {
+    const char *name;
+    int res;
+} limits[] = {
+    {"RLIMIT_AS", RLIMIT_AS},
+    {"RLIMIT_NOFILE", RLIMIT_NOFILE},
+    {"RLIMIT_MEMLOCK", RLIMIT_MEMLOCK},
+    {"RLIMIT_FSIZE", RLIMIT_FSIZE},
+};
+
+static struct {
+    fs_info_t shm, tmp;
+    uint64_t shmmax, shmall, shmmni, sysv_segs, sysv_bytes;
+    bool sysv_ok;
+    uint64_t phys, page;
+    long cpus_online, cpus_usable;
+    struct rlimit rl[PSHM_ARRAY_LEN(limits)];
+
+    var_info_t vars[64];
+    int nvars;
+    bool env_ok;
+    char env_err[MSG_MAX];
+    pshm_cfg_t cfg;          /* the environment's, or the defaults if it is invalid */
+
+    warning_t warn[MAX_WARNINGS];
+    int nwarn;
+
+    net_row_t net[MAX_PROCS_ROWS];
+    int nnet;
+} I;
+
+/* Variables pshm sets for itself (pshmrun -> processes) or its test suite reads:
+ * not typos. */
+static const char *const internal_vars[] = {
+    LAUNCH_ENV_RANK, LAUNCH_ENV_SIZE, LAUNCH_ENV_TAG, LAUNCH_ENV_FD,
+    "PSHM_BUILD", "PSHM_TEST_TIMEOUT", "PSHM_TEST_LAUNCH_FLAGS", NULL,
+};
+
+/* ------------------------------------------------------------ machine */
+
+static void fs_query(fs_info_t *f, const char *path)
+{
+    struct statvfs sv;
+    snprintf(f->path, sizeof f->path, "%s", path);
+    if (statvfs(path, &sv) < 0) {
+        snprintf(f->err, sizeof f->err, "%s", strerror(errno));
+        return;
+    }
+    f->ok = true;
+    f->size = (uint64_t)sv.f_blocks * sv.f_frsize;
+    f->avail = (uint64_t)sv.f_bavail * sv.f_frsize;
+}
+
+static bool read_u64(const char *path, uint64_t *v)
+{
+    unsigned long long x;
+    FILE *f = fopen(path, "re");
+    bool ok = f && fscanf(f, "%llu", &x) == 1;
+    if (f) fclose(f);
+    if (ok) *v = x;
+    return ok;
+}
+
+static void gather_machine(void)
+{
+    char line[512];
+    cpu_set_t set;
+
+    fs_query(&I.shm, "/dev/shm");
+    const char *t = I.env_ok ? I.cfg.tmpdir : getenv("GASNET_TMPDIR");
+    if (!t) t = getenv("TMPDIR");
+    fs_query(&I.tmp, t ? t : "/tmp");
+
+    I.sysv_ok = read_u64("/proc/sys/kernel/shmmax", &I.shmmax) &&
+                read_u64("/proc/sys/kernel/shmall", &I.shmall) &&
+                read_u64("/proc/sys/kernel/shmmni", &I.shmmni);
+    FILE *f = fopen("/proc/sysvipc/shm", "re");
+    while (f && fgets(line, sizeof line, f)) {
+        unsigned long long size;
+        if (sscanf(line, "%*d %*d %*o %llu", &size) != 1) continue; /* title line */
+        I.sysv_segs++;
+        I.sysv_bytes += size;
+    }
+    if (f) fclose(f);
+
+    I.phys = seg_phys_mem();
+    long pg = sysconf(_SC_PAGESIZE);
+    I.page = pg > 0 ? (uint64_t)pg : 4096;
+    I.cpus_online = sysconf(_SC_NPROCESSORS_ONLN);
+    I.cpus_usable = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : I.cpus_online;
+    for (size_t i = 0; i < PSHM_ARRAY_LEN(limits); i++)
+        if (getrlimit(limits[i].res, &I.rl[i]) < 0) I.rl[i].rlim_cur = I.rl[i].rlim_max = RLIM_INFINITY;
+}
+
+/* --------------------------------------------------------- environment */
+
+static int env_index(const char *name, size_t len)
+{
+    for (int i = 0; pshm_env_vars[i].name; i++)
+        if (strlen(pshm_env_vars[i].name) == len && !strncmp(pshm_env_vars[i].name, name, len))
+            return i;
+    return -1;
+}
+
+/*
+ * Checks each set variable alone with the library's parser (env_load), every
+ * other variable pshm reads unset for the moment, so each bad one is named
+ * even when several are bad. The environment is restored afterwards.
+ */
+static void check_each_var(void)
+{
+    char *saved[64] = {0};
+    pshm_cfg_t *c = malloc(sizeof *c);
+    bool base_ok;
+
+    for (int i = 0; i < I.nvars; i++)
+        if (I.vars[i].value) saved[i] = strdup(I.vars[i].value);
+    for (int i = 0; i < I.nvars; i++) unsetenv(I.vars[i].d->name);
+    base_ok = c && env_load(c) == 0;
+    for (int i = 0; c && base_ok && i < I.nvars; i++) {
+        if (!saved[i] || I.vars[i].unused) continue;
+        setenv(I.vars[i].d->name, saved[i], 1);
+        if (env_load(c) < 0) snprintf(I.vars[i].err, MSG_MAX, "%s", pshm_last_error());
+        unsetenv(I.vars[i].d->name);
+    }
+    for (int i = 0; i < I.nvars; i++)
+        if (saved[i]) setenv(I.vars[i].d->name, saved[i], 1);
+    for (int i = 0; i < I.nvars; i++) {
+        free(saved[i]);
+        I.vars[i].value = getenv(I.vars[i].d->name); /* setenv moved the strings */
+    }
+    free(c);
+}
+
+static size_t edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b), row[130];
+    if (la > 128 || lb > 128) return SIZE_MAX;
+    for (size_t j = 0; j <= lb; j++) row[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t up = row[j];
+            size_t best = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < best) best = up + 1;
+            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+/* Variables of the environment that look like pshm's but are not read by it. */
+static void find_unknown_vars(void)
+{
+    for (char **e = environ; *e; e++) {
+        const char *eq = strchr(*e, '=');
+        size_t len = eq ? (size_t)(eq - *e) : strlen(*e);
+        char name[128];
+        bool ours = !strncmp(*e, "GASNET_PSHM", 11) || !strncmp(*e, "PSHM_", 5);
+        if (len == 0 || len >= sizeof name || env_index(*e, len) >= 0) continue;
+        memcpy(name, *e, len);
+        name[len] = 0;
+        bool internal = false;
+        for (int i = 0; internal_vars[i]; i++) internal |= !strcmp(internal_vars[i], name);
+        if (internal) continue;
+
+        const char *best = NULL;
+        size_t bd = SIZE_MAX;
+        for (int i = 0; pshm_env_vars[i].name; i++) {
+            size_t d = edit_distance(name, pshm_env_vars[i].name);
+            if (d < bd) bd = d, best = pshm_env_vars[i].name;
+        }
+        /* Other GASNET_* variables belong to GASNet: only near misses of ours count. */
+        if (!ours && !(!strncmp(name, "GASNET_", 7) && bd <= 2)) continue;
+        if (I.nwarn == MAX_WARNINGS) break;
+        warning_t *w = &I.warn[I.nwarn++];
+        snprintf(w->name, sizeof w->name, "%s", name);
+        w->suggest = bd <= 3 ? best : NULL;
+    }
+}
+
+static void gather_env(void)
+{
+    for (int i = 0; pshm_env_vars[i].name && i < (int)PSHM_ARRAY_LEN(I.vars); i++) {
+        var_info_t *v = &I.vars[I.nvars++];
+        v->d = &pshm_env_vars[i];
+        v->value = getenv(v->d->name);
+    }
+    for (int i = 0; i < I.nvars; i++)
+        if (!strcmp(I.vars[i].d->name, "TMPDIR") && getenv("GASNET_TMPDIR"))
+            I.vars[i].unused = true;
+
+    I.env_ok = env_load(&I.cfg) == 0;
+    if (!I.env_ok) snprintf(I.env_err, sizeof I.env_err, "%s", pshm_last_error());
+    check_each_var();
+    if (!I.env_ok) {
+        /* Go on with the defaults so that the rest of the report is useful. */
+        char *saved[64] = {0};
+        for (int i = 0; i < I.nvars; i++) {
+            if (I.vars[i].value) saved[i] = strdup(I.vars[i].value);
+            unsetenv(I.vars[i].d->name);
+        }
+        if (env_load(&I.cfg) < 0) {
+            memset(&I.cfg, 0, sizeof I.cfg);
+            I.cfg.max_segsize = (segsize_spec_t){0, 0.85, 'h'};
+            I.cfg.queue_depth = PSHM_QUEUE_DEPTH_DEFAULT;
+            I.cfg.queue_memory = PSHM_QUEUE_MEMORY_DEFAULT;
+            snprintf(I.cfg.tmpdir, sizeof I.cfg.tmpdir, "/tmp");
+        }
+        for (int i = 0; i < I.nvars; i++) {
+            if (saved[i]) setenv(I.vars[i].d->name, saved[i], 1);
+            free(saved[i]);
+            I.vars[i].value = getenv(I.vars[i].d->name);
+        }
+    }
+    find_unknown_vars();
+}
+
+/* --------------------------------------------------------------- network */
+
+static void gather_net(const unsigned *procs, int n)
+{
+    for (int i = 0; i < n; i++) {
+        net_row_t *r = &I.net[I.nnet++];
+        r->procs = procs[i];
+        int rc = pshm_am_network_size(procs[i], I.cfg.queue_depth, I.cfg.queue_memory, &r->am);
+        if (rc == 0) rc = seg_max_size(&I.cfg, (int)procs[i], r->am, &r->seg);
+        if (rc < 0) snprintf(r->err, sizeof r->err, "%s", pshm_last_error());
+    }
+}
+
+/* ------------------------------------------------------------ text output */
+
+static const char *sz(char *buf, uint64_t v)
+{
+    return pshm_fmt_size(buf, 32, v);
+}
+
+static const char *rlim_str(char *buf, size_t n, rlim_t v, bool bytes)
+{
+    char s[32];
+    if (v == RLIM_INFINITY) snprintf(buf, n, "unlimited");
+    else if (bytes) snprintf(buf, n, "%s", sz(s, (uint64_t)v));
+    else snprintf(buf, n, "%llu", (unsigned long long)v);
+    return buf;
+}
+
+static void print_fs(const char *label, const fs_info_t *f)
+{
+    char a[32], b[32];
+    if (f->ok)
+        printf("  %-22s %s: %s, %s free\n", label, f->path, sz(a, f->size), sz(b, f->avail));
+    else
+        printf("  %-22s %s: cannot tell (%s)\n", label, f->path, f->err);
+}
+
+static void print_text(void)
+{
+    char a[32], b[32], c[32];
+
+    printf("pshm %s\n\nBuild\n", pshm_version());
+    printf("  %-22s %s\n", "version", PSHM_VERSION);
+    printf("  %-22s %s\n", "backend", PSHM_BACKEND_NAME);
+    printf("  %-22s %d bytes\n", "cache line", PSHM_CACHE_LINE);
+    printf("  %-22s %s\n", "debug", PSHM_DEBUG ? "yes (internal checks)" : "no");
+    printf("  %-22s %s\n", "prefix", PSHM_PREFIX);
+    printf("  %-22s ./configure %s\n", "configured with", PSHM_CONFIGURE_ARGS);
+
+    printf("\nMachine\n");
+    print_fs("/dev/shm", &I.shm);
+    print_fs("temporary directory", &I.tmp);
+    if (I.sysv_ok)
+        printf("  %-22s shmmax %s, shmall %llu pages (%s), shmmni %llu\n", "SysV limits",
+               sz(a, I.shmmax), (unsigned long long)I.shmall, sz(b, I.shmall * I.page),
+               (unsigned long long)I.shmmni);
+    else
+        printf("  %-22s cannot tell (/proc/sys/kernel/shm* unreadable)\n", "SysV limits");
+    printf("  %-22s %llu segments, %s\n", "SysV in use", (unsigned long long)I.sysv_segs,
+           sz(c, I.sysv_bytes));
+    printf("  %-22s %s\n", "physical memory", sz(a, I.phys));
+    printf("  %-22s %ld online, %ld usable by this process\n", "CPUs", I.cpus_online,
+           I.cpus_usable);
+    for (size_t i = 0; i < PSHM_ARRAY_LEN(limits); i++) {
+        bool bytes = limits[i].res != RLIMIT_NOFILE;
+        printf("  %-22s %s (hard %s)\n", limits[i].name,
+               rlim_str(a, sizeof a, I.rl[i].rlim_cur, bytes),
+               rlim_str(b, sizeof b, I.rl[i].rlim_max, bytes));
+    }
+
+    printf("\nEnvironment\n");
+    for (int i = 0; i < I.nvars; i++) {
+        const var_info_t *v = &I.vars[i];
+        printf("  %-27s ", v->d->name);
+        if (!v->value) printf("(unset)");
+        else printf("\"%s\"", v->value);
+        if (v->unused) printf("  not used: GASNET_TMPDIR is set");
+        else if (v->err[0]) printf("  INVALID");
+        printf("\n      default %s; accepts %s\n      %s\n", v->d->deflt, v->d->range, v->d->doc);
+        if (v->err[0]) printf("      error: %s\n", v->err);
+    }
+    if (!I.env_ok)
+        printf("  The environment is not valid: %s\n  (the figures below use the defaults)\n",
+               I.env_err);
+    for (int i = 0; i < I.nwarn; i++) {
+        printf("  warning: %s is not a variable pshm reads", I.warn[i].name);
+        if (I.warn[i].suggest) printf("; did you mean %s?", I.warn[i].suggest);
+        printf("\n");
+    }
+
+    printf("\nShared memory per job (queue depth %u, queue memory %s per process)\n",
+           (unsigned)I.cfg.queue_depth, sz(a, I.cfg.queue_memory));
+    printf("  %6s  %-28s  %s\n", "PROCS", "AM NETWORK", "LARGEST SEGMENT EACH");
+    for (int i = 0; i < I.nnet; i++) {
+        const net_row_t *r = &I.net[i];
+        char am[64];
+        snprintf(am, sizeof am, "%s (%llu bytes)", sz(a, r->am), (unsigned long long)r->am);
+        if (r->err[0] && r->am == 0) printf("  %6u  %s\n", r->procs, r->err);
+        else if (r->err[0]) printf("  %6u  %-28s  none: %s\n", r->procs, am, r->err);
+        else
+            printf("  %6u  %-28s  %s (%llu bytes)\n", r->procs, am, sz(b, r->seg),
+                   (unsigned long long)r->seg);
+    }
+}
+
+/* ------------------------------------------------------------ JSON output */
+
+static void jstr(const char *s)
+{
+    if (!s) {
+        fputs("null", stdout);
+        return;
+    }
+    putchar('"');
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\') printf("\\%c", *p);
+        else if (*p == '\n') fputs("\\n", stdout);
+        else if (*p == '\t') fputs("\\t", stdout);
+        else if (*p < 0x20) printf("\\u%04x", *p);
+        else putchar(*p);
+    }
+    putchar('"');
+}
+
+/* `"key": ` with the comma before every member but the first of its object. */
+static void jkey(bool *first, const char *key)
+{
+    printf("%s", *first ? "" : ", ");
+    *first = false;
+    jstr(key);
+    fputs(": ", stdout);
+}
+
+static void jnum(bool *first, const char *key, uint64_t v)
+{
+    jkey(first, key);
+    printf("%llu", (unsigned long long)v);
+}
+
+static void jfs(bool *first, const char *key, const fs_info_t *f)
+{
+    bool k = true;
+    jkey(first, key);
+    putchar('{');
+    jkey(&k, "path");
+    jstr(f->path);
+    if (f->ok) {
+        jnum(&k, "size", f->size);
+        jnum(&k, "free", f->avail);
+    } else {
+        jkey(&k, "error");
+        jstr(f->err);
+    }
+    putchar('}');
+}
+
+static void jrlim(bool *first, const char *key, rlim_t v)
+{
+    jkey(first, key);
+    if (v == RLIM_INFINITY) fputs("null", stdout);
+    else printf("%llu", (unsigned long long)v);
+}
+
+static void print_json(void)
+{
+    bool top = true, m = true, f;
+
+    putchar('{');
+    jkey(&top, "version");
+    jstr(PSHM_VERSION);
+    jkey(&top, "library");
+    jstr(pshm_version());
+    jkey(&top, "backend");
+    jstr(PSHM_BACKEND_NAME);
+    jnum(&top, "cache_line", PSHM_CACHE_LINE);
+    jkey(&top, "debug");
+    fputs(PSHM_DEBUG ? "true" : "false", stdout);
+    jkey(&top, "prefix");
+    jstr(PSHM_PREFIX);
+    jkey(&top, "configure_args");
+    jstr(PSHM_CONFIGURE_ARGS);
+
+    jkey(&top, "machine");
+    putchar('{');
+    jfs(&m, "dev_shm", &I.shm);
+    jfs(&m, "tmpdir", &I.tmp);
+    jkey(&m, "sysv");
+    f = true;
+    putchar('{');
+    if (I.sysv_ok) {
+        jnum(&f, "shmmax", I.shmmax);
+        jnum(&f, "shmall_pages", I.shmall);
+        jnum(&f, "shmmni", I.shmmni);
+    }
+    jnum(&f, "segments", I.sysv_segs);
+    jnum(&f, "bytes", I.sysv_bytes);
+    putchar('}');
+    jnum(&m, "physical_memory", I.phys);
+    jnum(&m, "page_size", I.page);
+    jnum(&m, "cpus_online", (uint64_t)(I.cpus_online > 0 ? I.cpus_online : 0));
+    jnum(&m, "cpus_usable", (uint64_t)(I.cpus_usable > 0 ? I.cpus_usable : 0));
+    jkey(&m, "rlimits");
+    f = true;
+    putchar('{');
+    for (size_t i = 0; i < PSHM_ARRAY_LEN(limits); i++) {
+        bool r = true;
+        jkey(&f, limits[i].name);
+        putchar('{');
+        jrlim(&r, "soft", I.rl[i].rlim_cur);
+        jrlim(&r, "hard", I.rl[i].rlim_max);
+        putchar('}');
+    }
+    fputs("}}", stdout);
+
+    jkey(&top, "environment");
+    putchar('[');
+    for (int i = 0; i < I.nvars; i++) {
+        const var_info_t *v = &I.vars[i];
+        bool e = true;
+        printf("%s{", i ? ", " : "");
+        jkey(&e, "name");
+        jstr(v->d->name);
+        jkey(&e, "value");
+        jstr(v->value);
+        jkey(&e, "default");
+        jstr(v->d->deflt);
+        jkey(&e, "accepts");
+        jstr(v->d->range);
+        jkey(&e, "doc");
+        jstr(v->d->doc);
+        jkey(&e, "used");
+        fputs(v->unused ? "false" : "true", stdout);
+        jkey(&e, "valid");
+        fputs(v->err[0] ? "false" : "true", stdout);
+        jkey(&e, "error");
+        jstr(v->err[0] ? v->err : NULL);
+        putchar('}');
+    }
+    putchar(']');
+    jkey(&top, "environment_valid");
+    fputs(I.env_ok ? "true" : "false", stdout);
+    jkey(&top, "environment_error");
+    jstr(I.env_ok ? NULL : I.env_err);
+    jkey(&top, "warnings");
+    putchar('[');
+    for (int i = 0; i < I.nwarn; i++) {
+        bool w = true;
+        printf("%s{", i ? ", " : "");
+        jkey(&w, "variable");
+        jstr(I.warn[i].name);
+        jkey(&w, "did_you_mean");
+        jstr(I.warn[i].suggest);
+        putchar('}');
+    }
+    putchar(']');
+
+    jnum(&top, "queue_depth", I.cfg.queue_depth);
+    jnum(&top, "queue_memory", I.cfg.queue_memory);
+    jkey(&top, "network");
+    putchar('[');
+    for (int i = 0; i < I.nnet; i++) {
+        const net_row_t *r = &I.net[i];
+        bool n = true;
+        printf("%s{", i ? ", " : "");
+        jnum(&n, "procs", r->procs);
+        jkey(&n, "am_network_bytes");
+        if (r->am) printf("%llu", (unsigned long long)r->am);
+        else fputs("null", stdout);
+        jkey(&n, "max_segment_bytes");
+        if (!r->err[0]) printf("%llu", (unsigned long long)r->seg);
+        else fputs("null", stdout);
+        jkey(&n, "error");
+        jstr(r->err[0] ? r->err : NULL);
+        putchar('}');
+    }
+    fputs("]}\n", stdout);
+}
+
+/* ------------------------------------------------------------------ main */
+
+static void usage(void)
+{
+    printf("Usage: %s [OPTION]...\n"
+           "Shows how pshm was built, the limits of this machine that matter to it, every\n"
+           "environment variable it reads (value, default, accepted values, validity), and\n"
+           "the shared memory a job of P processes on this host takes.\n"
+           "\n"
+           "  -p, --procs P   show the figures for P processes (1..%d; repeatable, up\n"
+           "                  to %d times; default: 2, 8 and 64)\n"
+           "      --json      print one JSON object instead of text\n"
+           "  -h, --help      show this help\n"
+           "  -V, --version   show the version\n"
+           "\n"
+           "Exit status: 0 all is well; 1 an environment variable is not valid (the\n"
+           "message names it); 2 bad usage.\n",
+           cli_prog, LAUNCH_MAX_PROCS, MAX_PROCS_ROWS);
+}
+
+int main(int argc, char **argv)
+{
+    static const char *const f_procs[] = {"-p", "--procs", NULL};
+    unsigned procs[MAX_PROCS_ROWS] = {2, 8, 64};
+    int nprocs = 0;
+    bool json = false;
+    const char *v;
+
+    cli_init("pshm-info");
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--json")) json = true;
+        else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            usage();
+            return 0;
+        } else if (!strcmp(a, "-V") || !strcmp(a, "--version")) {
+            printf("%s %s\n", cli_prog, pshm_version());
+            return 0;
+        } else if (cli_flag_value(argc, argv, &i, f_procs, &v)) {
+            if (nprocs == MAX_PROCS_ROWS) cli_usage_error("at most %d --procs options", MAX_PROCS_ROWS);
+            procs[nprocs++] = (unsigned)cli_u64("--procs", v, 1, LAUNCH_MAX_PROCS);
+        } else if (a[0] == '-') {
+            cli_usage_error("unknown option '%s'", a);
+        } else {
+            cli_usage_error("unexpected argument '%s' (this program takes options only)", a);
+        }
+    }
+    if (nprocs == 0) nprocs = 3;
+
+    gather_env();
+    gather_machine();
+    gather_net(procs, nprocs);
+    if (json) print_json();
+    else print_text();
+    fflush(stdout);
+
+    /* Errors on stderr as well, for scripts that keep only that. */
+    bool named = false;
+    for (int i = 0; i < I.nvars; i++)
+        if (I.vars[i].err[0]) {
+            fprintf(stderr, "%s: %s\n", cli_prog, I.vars[i].err);
+            named = true;
+        }
+    if (!I.env_ok && !named) fprintf(stderr, "%s: %s\n", cli_prog, I.env_err);
+    return I.env_ok && !named ? 0 : 1;
+}
