@@ -24,8 +24,9 @@ bad_message(pshm_ctx_t *ctx, int src, int net, uint32_t meta, uint64_t nbytes, c
                     AMQ_META_NA(meta), (unsigned long long)nbytes, why);
 }
 
-/* Runs up to `budget` messages of one incoming queue; returns the count, and
- * sets *err if a message had to be dropped. */
+/* Runs up to `budget` messages of one incoming queue; returns the count. A
+ * message that cannot run is dropped (its slot and chunk released), counted,
+ * and ends the call with *err set. */
 static unsigned poll_queue(pshm_ctx_t *ctx, amq_rq_t *rq, int net, int src, unsigned budget,
                            int *err)
 {
@@ -94,6 +95,8 @@ static unsigned poll_queue(pshm_ctx_t *ctx, amq_rq_t *rq, int net, int src, unsi
         if (++rq->idx == depth)
             rq->idx = 0;
         n++;
+        if (PSHM_UNLIKELY(*err < 0))
+            break; /* one report per call: the caller sees its message */
     }
     if (n)
         /* Release: every read of these slots (handlers included) is done
@@ -114,11 +117,11 @@ int amq_poll(pshm_ctx_t *ctx, unsigned netmask)
      * racy update with threads only skews the rotation. */
     start = atomic_load_explicit(&q->rot, memory_order_relaxed);
     atomic_store_explicit(&q->rot, start + 1 >= P ? 0 : start + 1, memory_order_relaxed);
-    for (int net = 0; net < AMQ_NETS; net++) {
+    for (int net = 0; net < AMQ_NETS && err == 0; net++) {
         amq_rq_t *rqs = q->rq[net];
         if (!(netmask & (1u << net)))
             continue;
-        for (unsigned i = 0, s = start; i < P && total < AMQ_POLL_MAX; i++) {
+        for (unsigned i = 0, s = start; i < P && total < AMQ_POLL_MAX && err == 0; i++) {
             amq_rq_t *rq = &rqs[s];
             unsigned budget = AMQ_POLL_MAX - total < AMQ_POLL_BATCH ? AMQ_POLL_MAX - total
                                                                     : AMQ_POLL_BATCH;
