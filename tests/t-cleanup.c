@@ -19,6 +19,7 @@
 #include <sys/shm.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define OUT_MAX 65536
@@ -182,6 +183,61 @@ static void check_usage_errors(void)
     expect_line(PSHM_VERSION, NULL);
 }
 
+/* A header of a dead creator, as seg_create() writes it. */
+static void fake_meta(seg_meta_t *m, const char *tag, uint32_t uid)
+{
+    memset(m, 0, sizeof *m);
+    memcpy(m->magic, SEG_MAGIC, sizeof m->magic);
+    m->version = SEG_META_VERSION;
+    m->kind = SEG_KIND_SEGMENT;
+    m->uid = uid;
+    m->pid = 0x7ffffff0; /* no such process */
+    m->len = SEG_HDR_SIZE;
+    m->created = (uint64_t)time(NULL) - 3600;
+    snprintf(m->tag, sizeof m->tag, "%s", tag);
+}
+
+/*
+ * An object its owner cannot remove (the directory is not writable by it):
+ * reported as failed, exit 3, and nothing else happens. Root only (the
+ * cleanup runs as nobody).
+ */
+static void check_cannot_remove(const char *tag)
+{
+    char sub[512], name[128], path[700];
+    seg_meta_t m;
+
+    if (geteuid() != 0 || th_run("command -v setpriv", out, sizeof out) != 0) {
+        printf("object that cannot be removed: skipped (needs root and setpriv)\n");
+        return;
+    }
+    snprintf(sub, sizeof sub, "%s/ro", tmpdir);
+    CHECK(chmod(tmpdir, 0755) == 0 && mkdir(sub, 0755) == 0);
+    fake_meta(&m, tag, 65534);
+    snprintf(name, sizeof name, "pshm.65534.%s.s0", tag);
+    snprintf(path, sizeof path, "%s/%s", sub, name);
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0600);
+    CHECK(fd >= 0);
+    CHECK(write(fd, &m, sizeof m) == (ssize_t)sizeof m);
+    close(fd);
+    CHECK(chown(path, 65534, 65534) == 0);
+    char args[700];
+    snprintf(args, sizeof args, "--dir %s --job %s", sub, tag);
+    snprintf(cmd, sizeof cmd, "setpriv --reuid=65534 --regid=65534 --clear-groups %s %s",
+             th_tool("pshm-cleanup"), args);
+    int rc = th_run(cmd, out, sizeof out);
+    if (rc != 3) {
+        fprintf(stderr, "FAIL: '%s' exited %d, expected 3; output:\n%s\n", cmd, rc, out);
+        exit(T_FAIL);
+    }
+    expect_line(name, "FAILED");
+    expect_line("cannot remove", "Permission denied");
+    struct stat st;
+    CHECK(lstat(path, &st) == 0);
+    CHECK(unlink(path) == 0 && rmdir(sub) == 0 && chmod(tmpdir, 0700) == 0);
+    printf("object that cannot be removed: exit 3, left in place: ok\n");
+}
+
 /* Links and files that are not pshm's are reported and never touched. */
 static void check_foreign_files(const char *tagx)
 {
@@ -190,14 +246,7 @@ static void check_foreign_files(const char *tagx)
 
     /* A link to a file carrying a valid header of a dead creator: following
      * it would remove the target. */
-    memset(&m, 0, sizeof m);
-    memcpy(m.magic, SEG_MAGIC, sizeof m.magic);
-    m.version = SEG_META_VERSION;
-    m.kind = SEG_KIND_SEGMENT;
-    m.uid = (uint32_t)geteuid();
-    m.pid = 0x7ffffff0; /* no such process */
-    m.len = SEG_HDR_SIZE;
-    snprintf(m.tag, sizeof m.tag, "%s", tagx);
+    fake_meta(&m, tagx, (uint32_t)geteuid());
     write_file("target", &m, sizeof m);
     snprintf(target, sizeof target, "%s/target", tmpdir);
     snprintf(link, sizeof link, "pshm.%u.%s.s0", (unsigned)geteuid(), tagx);
@@ -251,6 +300,8 @@ int main(void)
 
     check_usage_errors();
     check_foreign_files(tagx);
+    snprintf(tagx, sizeof tagx, "tcp%u", id);
+    check_cannot_remove(tagx);
     printf("usage errors, links and foreign files: ok\n");
 
 #if PSHM_BACKEND_NONE

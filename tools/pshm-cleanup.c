@@ -143,10 +143,11 @@ static void print_skip(bool always, const char *shown, const char *why)
            "-", "-", "-", "-", "-", shown, why);
 }
 
-static void fail(const char *shown, const char *what, int err)
+static void fail(const char *shown, int err)
 {
     tally.failed++;
-    fprintf(stderr, "%s: cannot remove %s: %s%s\n", cli_prog, shown, what ? what : strerror(err),
+    fflush(stdout); /* the row first, then why */
+    fprintf(stderr, "%s: cannot remove %s: %s%s\n", cli_prog, shown, strerror(err),
             err == EPERM || err == EACCES ? " (it belongs to another user or the directory "
                                              "is not writable: run as its owner or root)"
                                           : "");
@@ -295,8 +296,9 @@ static void scan_file(int dfd, const char *dir, const char *type, const char *na
             tally.stale--;
             print_skip(false, shown, "vanished before removal");
         } else {
+            int e = errno;
             print_obj("FAILED", type, fst.st_uid, &m, cstate, shown, NULL);
-            fail(shown, NULL, errno);
+            fail(shown, e);
         }
         goto out;
     }
@@ -350,8 +352,8 @@ static void scan_dir(const char *dir, const char *type, bool must_exist)
 
 /* ------------------------------------------------------------------ SysV */
 
-static void scan_sysv_one(int shmid, unsigned mode, uint64_t size, pid_t cpid, unsigned long nattch,
-                          uid_t owner)
+static void scan_sysv_one(int shmid, uint32_t key, unsigned mode, uint64_t size, pid_t cpid,
+                          unsigned long nattch, uid_t owner)
 {
     char shown[64];
     seg_meta_t m;
@@ -376,8 +378,10 @@ static void scan_sysv_one(int shmid, unsigned mode, uint64_t size, pid_t cpid, u
         print_skip(false, shown, why);
         return;
     }
-    /* A header copied into someone else's segment would not name its creator. */
-    if (m.pid != (int32_t)cpid) {
+    /* A header copied into someone else's segment would not name its creator
+     * and its key. */
+    unsigned hkey;
+    if (m.pid != (int32_t)cpid || (sscanf(m.name, "key 0x%x", &hkey) == 1 && hkey != key)) {
         print_skip(false, shown, "pshm header of another segment: left alone");
         return;
     }
@@ -402,8 +406,9 @@ static void scan_sysv_one(int shmid, unsigned mode, uint64_t size, pid_t cpid, u
             print_skip(false, full, "vanished before removal");
             return;
         }
+        int e = errno;
         print_obj("FAILED", "sysv", owner, &m, cstate, full, NULL);
-        fail(full, NULL, errno);
+        fail(full, e);
         return;
     }
     tally.removed++;
@@ -430,7 +435,7 @@ static void scan_sysv(void)
         if (sscanf(line, "%lld %d %o %llu %d %d %lu %u", &key, &shmid, &perms, &size, &cpid,
                    &lpid, &nattch, &uid) != 8)
             continue; /* the title line */
-        scan_sysv_one(shmid, perms, size, cpid, nattch, (uid_t)uid);
+        scan_sysv_one(shmid, (uint32_t)key, perms, size, cpid, nattch, (uid_t)uid);
     }
     fclose(f);
 }
@@ -557,7 +562,8 @@ int main(int argc, char **argv)
             printf("no pshm objects found\n");
         else
             printf("%d stale object%s %s, %d in use, %d too young, %d could not be removed\n",
-                   tally.stale, tally.stale == 1 ? "" : "s",
+                   opt.list || opt.dry_run ? tally.stale : tally.removed,
+                   (opt.list || opt.dry_run ? tally.stale : tally.removed) == 1 ? "" : "s",
                    opt.list ? "found" : opt.dry_run ? "would be removed" : "removed",
                    tally.in_use, tally.young, tally.failed);
     }
