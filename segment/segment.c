@@ -93,7 +93,10 @@ int seg_create(seg_obj_t *o, const pshm_cfg_t *cfg, const char *tag, int kind, i
                         pshm_fmt_size(buf, sizeof buf, user_len));
     size_t len = SEG_HDR_SIZE + PSHM_ALIGN_UP(user_len, pg);
     if ((rc = seg_make_name(name, sizeof name, tag, kind, index)) < 0) return rc;
-    if ((rc = seg_pid_start(getpid(), &start)) < 0) start = 0; /* /proc missing: no check */
+    if (seg_pid_start(getpid(), &start) < 0) { /* /proc missing: no recycled-pid check */
+        start = 0;
+        pshm_err_clear();
+    }
     if ((rc = seg_be_create(o, cfg, name, len)) < 0) return rc;
 
     /* Nobody maps the object before the bootstrap hands out its ref, but
