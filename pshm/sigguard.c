@@ -21,6 +21,7 @@ static const int guarded[] = { SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL, SIGINT,
                                SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGXCPU, SIGXFSZ };
 
 static struct sigaction saved[PSHM_ARRAY_LEN(guarded)];
+static bool installed[PSHM_ARRAY_LEN(guarded)]; /* not where the signal was ignored */
 static seg_obj_t *guard_obj[2];               /* my segment, my region (or NULL) */
 static const pshm_cfg_t *guard_cfg;
 static volatile sig_atomic_t armed;
@@ -48,8 +49,6 @@ static void on_signal(int sig, siginfo_t *info, void *uctx)
         return;
     /* Put the application's disposition back, then hand the signal on. */
     sigaction(sig, &saved[i], NULL);
-    if (saved[i].sa_handler == SIG_IGN)
-        return;
     if (saved[i].sa_handler == SIG_DFL) {
         /* Blocked while this handler runs: delivered, and fatal, on return.
          * A fault re-executes the faulting instruction and dies the same way. */
@@ -75,8 +74,13 @@ void sigguard_arm(pshm_ctx_t *ctx, seg_obj_t *seg, seg_obj_t *region)
     sa.sa_sigaction = on_signal;
     sa.sa_flags = SA_SIGINFO;
     sigfillset(&sa.sa_mask);  /* no other guarded signal interrupts the cleanup */
-    for (size_t i = 0; i < PSHM_ARRAY_LEN(guarded); i++)
-        sigaction(guarded[i], &sa, &saved[i]);
+    for (size_t i = 0; i < PSHM_ARRAY_LEN(guarded); i++) {
+        /* An ignored signal cannot end the process: leave it ignored. */
+        installed[i] = sigaction(guarded[i], NULL, &saved[i]) == 0 &&
+                       saved[i].sa_handler != SIG_IGN;
+        if (installed[i])
+            sigaction(guarded[i], &sa, NULL);
+    }
     armed = 1;
 }
 
@@ -91,7 +95,8 @@ void sigguard_disarm(void)
     pthread_sigmask(SIG_BLOCK, &all, &old);
     armed = 0;
     for (size_t i = 0; i < PSHM_ARRAY_LEN(guarded); i++)
-        sigaction(guarded[i], &saved[i], NULL);
+        if (installed[i])
+            sigaction(guarded[i], &saved[i], NULL);
     guard_obj[0] = guard_obj[1] = NULL;
     pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
