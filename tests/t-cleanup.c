@@ -300,9 +300,9 @@ int main(void)
 
     check_usage_errors();
     check_foreign_files(tagx);
+    printf("usage errors, links and foreign files: ok\n");
     snprintf(tagx, sizeof tagx, "tcp%u", id);
     check_cannot_remove(tagx);
-    printf("usage errors, links and foreign files: ok\n");
 
 #if PSHM_BACKEND_NONE
     rmdir(tmpdir);

@@ -329,7 +329,8 @@ static void print_text(void)
     print_fs("temporary directory", &I.tmp);
     if (I.sysv_ok)
         printf("  %-22s shmmax %s, shmall %llu pages (%s), shmmni %llu\n", "SysV limits",
-               sz(a, I.shmmax), (unsigned long long)I.shmall, sz(b, I.shmall * I.page),
+               sz(a, I.shmmax), (unsigned long long)I.shmall,
+               I.shmall > UINT64_MAX / I.page ? "no limit" : sz(b, I.shmall * I.page),
                (unsigned long long)I.shmmni);
     else
         printf("  %-22s cannot tell (/proc/sys/kernel/shm* unreadable)\n", "SysV limits");
