@@ -90,7 +90,7 @@ const char *launch_describe(const launch_failed_t *f, char *buf, size_t n)
         if (d > 0)
             snprintf(buf, n, "pshmrun received signal %d (%s)", d, strsignal(d));
         else if (d == 0)
-            snprintf(buf, n, "--timeout expired");
+            snprintf(buf, n, "the job ran longer than pshmrun's --timeout");
         else
             snprintf(buf, n, "pshmrun could not start every process");
         break;
@@ -397,10 +397,11 @@ void boot_abort(boot_t *b, int code)
         (void)send_msg(b->fd, LAUNCH_ABORT, &c, sizeof c);
 }
 
+/* The launcher's socket stays open: it is the process's link to pshmrun
+ * until it exits (a later pshm_init says HELLO again on it), and its EOF is
+ * how pshmrun learns the process is gone. */
 void boot_close(boot_t *b)
 {
-    if (b->kind == BOOT_LAUNCHER && b->fd >= 0)
-        close(b->fd);
     b->fd = -1;
     b->kind = BOOT_SINGLE;
 }

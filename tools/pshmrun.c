@@ -53,7 +53,7 @@ static struct {
     bool failed, ending;
     launch_failed_t why;
     uint64_t kill_at_ns, timeout_at_ns;
-    int interrupts;
+    uint64_t first_signal_ns;   /* first SIGINT/SIGTERM/SIGHUP received */
 } job;
 
 static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -196,13 +196,15 @@ static void fail(int rank, int how, int detail, int status)
     end_job();
 }
 
-/* A rank that can no longer contribute strands the others in an exchange. */
+/* A rank that exited without contributing strands the others in an
+ * exchange. (A closed socket alone is not enough: its exit status, read
+ * later, is the better reason.) */
 static void check_stranded(void)
 {
     if (job.count == 0)
         return;
     for (int r = 0; r < job.n; r++)
-        if (!job.p[r].contributed && (job.p[r].pid == 0 || job.p[r].fd < 0)) {
+        if (!job.p[r].contributed && job.p[r].pid == 0) {
             fail(r, LAUNCH_FAIL_STRANDED, 0, 1);
             return;
         }
@@ -336,7 +338,6 @@ static void drain(int r)
             return;
         if (k <= 0) {   /* EOF or error: the process closed or died */
             close_proc_fd(p);
-            check_stranded();
             return;
         }
         if (p->hgot < sizeof p->hdr) {
@@ -412,19 +413,32 @@ static void reap(void)
     }
 }
 
-static void on_signal(int sig)
+/* Signals within this time of the first count as the same one: a signal
+ * sent to the process group (timeout(1), kill -- -PGID) reaches pshmrun
+ * more than once. */
+#define SIGNAL_REPEAT_NS 300000000ull
+
+static void on_signal(const struct signalfd_siginfo *si)
 {
+    int sig = (int)si->ssi_signo;
+    uint64_t now = pshm_now_ns();
+
     if (sig == SIGCHLD) {
         reap();
         return;
     }
-    if (++job.interrupts >= 2) {
+    if (job.first_signal_ns && now - job.first_signal_ns >= SIGNAL_REPEAT_NS) {
         say("received %s again; killing the job", strsignal(sig));
         signal_all(SIGKILL);
         return;
     }
-    /* A process killed by it reports its own status; one that handles it
-     * and finalizes may still end the job cleanly. */
+    if (job.first_signal_ns == 0)
+        job.first_signal_ns = now;
+    /* From the terminal (SI_KERNEL) it reached the whole foreground group,
+     * the processes included; else forward it. A process killed by it
+     * reports its own status; one that handles it may still end cleanly. */
+    if (si->ssi_code == SI_KERNEL)
+        return;
     if (job.verbose)
         say("received %s; forwarding it to the job", strsignal(sig));
     signal_all(sig);
@@ -554,13 +568,12 @@ static void run_loop(int sfd)
         if (k > 0) {
             struct signalfd_siginfo si;
             while (read(sfd, &si, sizeof si) == (ssize_t)sizeof si)
-                on_signal((int)si.ssi_signo);
+                on_signal(&si);
         }
         reap();   /* SIGCHLDs coalesce: reaping here misses none */
         now = pshm_now_ns();
         if (job.timeout_at_ns && now >= job.timeout_at_ns) {
             job.timeout_at_ns = 0;
-            say("the job ran longer than --timeout %.3g s", job.timeout_ms / 1000.0);
             fail(-1, LAUNCH_FAIL_LAUNCHER, 0, 124);
         }
         if (job.ending && job.kill_at_ns && now >= job.kill_at_ns) {

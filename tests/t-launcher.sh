@@ -1,0 +1,126 @@
+#!/bin/bash
+# t-launcher - pshmrun: exit statuses, failure propagation, signal forwarding,
+# command-line errors, death of the launcher, removal of a failed job's objects.
+B=${PSHM_BUILD:-.}
+P=$B/tools/pshmrun
+C=$B/tests/progs/launch-child
+T=${TMPDIR:-/tmp}/t-launcher.$$
+fails=0
+mkdir -p "$T" || exit 1
+trap 'rm -rf "$T"' EXIT
+
+for f in "$P" "$C"; do
+    if [ ! -x "$f" ]; then
+        echo "FAIL: $f is not built (the Makefile builds tools/pshm*.c and tests/progs/*.c)"
+        exit 1
+    fi
+done
+
+bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+ok() { echo "ok: $*"; }
+
+# expect STATUS "GREP" -- pshmrun args: runs pshmrun (30 s at most), checks
+# its exit status and that its output contains GREP (if not empty).
+expect() {
+    local want=$1 pat=$2 got
+    shift 3
+    timeout -s KILL 30 "$P" "$@" >"$T/out" 2>&1
+    got=$?
+    if [ "$got" != "$want" ]; then
+        bad "pshmrun $* exited $got, expected $want; output:"; sed 's/^/    /' "$T/out"
+    elif [ -n "$pat" ] && ! grep -q -- "$pat" "$T/out"; then
+        bad "pshmrun $* exited $got but its output lacks '$pat':"; sed 's/^/    /' "$T/out"
+    else
+        ok "pshmrun $* -> $got"
+    fi
+}
+
+# --- statuses of a job
+expect 0 "" -- -n 4 "$C" ok
+expect 0 "" -- -np 2 "$C" ok
+expect 0 "" -- --np=2 "$C" ok
+expect 0 "" -- -n=3 -- "$C" ok
+expect 3 "rank 1 (pid [0-9]*) exited with status 3; ending the job" -- -n 3 "$C" exit 1 3
+grep -q "rank 0: barrier failed: .*the job is over: rank 1 failed (exited with status 3)" \
+    "$T/out" || bad "rank 0 was not told why the job is over"
+expect 139 "rank 0 (pid [0-9]*) killed by signal 11" -- -n 2 "$C" signal 0 11
+expect 1 "rank 1 (pid [0-9]*) exited with status 0 without calling pshm_finalize" \
+    -- -n 2 "$C" nofinal 1
+expect 5 "rank 2 (pid [0-9]*) called pshm_abort(5)" -- -n 3 "$C" abort 2 5
+expect 124 "longer than pshmrun's --timeout" -- --timeout 0.5 -n 2 "$C" sleep t$$
+expect 0 "" -- -n 2 --hosts 2 sh -c 'test "$PSHM_SIM_HOSTS" = 2 && test "$PSHM_SIZE" = 2'
+
+# A rank killed by SIGKILL: status 137, and the others (asleep) are ended
+# within the exit timeout.
+start=$(date +%s%N)
+expect 137 "rank 1 (pid [0-9]*) killed by signal 9 (Killed)" \
+    -- -n 3 --exit-timeout 1 "$C" signal 1 9
+ms=$((($(date +%s%N) - start) / 1000000))
+if [ $ms -gt 5000 ]; then bad "the job took $ms ms to end (exit timeout 1 s)"; else ok "ended in $ms ms"; fi
+
+# --- command line: status 2 and a message
+for args in "-n 0 true" "-n abc true" "-n 5abc true" "-n -1 true" "-n 4097 true" \
+            "-n 2" "--bogus -n 2 true" "-n" "--timeout x -n 1 true" "--hosts 0 -n 1 true"; do
+    # shellcheck disable=SC2086
+    expect 2 "Try 'pshmrun --help'" -- $args
+done
+expect 2 "is not valid" -- -n 5abc true
+expect 127 "cannot execute '/nonexistent/prog'" -- -n 2 /nonexistent/prog
+echo "echo not run" >"$T/noexec" && chmod 644 "$T/noexec"
+expect 126 "cannot execute '$T/noexec': Permission denied" -- -n 2 "$T/noexec"
+expect 0 "Exit status" -- --help
+
+# --- SIGINT to pshmrun reaches every process (pshmrun is signalled itself,
+# not through timeout(1), which would signal the whole group too)
+"$P" -n 3 "$C" sigint >"$T/int" 2>&1 &
+pid=$!
+(sleep 30; kill -KILL $pid) 2>/dev/null &
+watchdog=$!
+for _ in $(seq 100); do
+    [ "$(grep -c ready "$T/int")" = 3 ] && break
+    sleep 0.1
+done
+kill -INT $pid
+wait $pid
+st=$?
+kill $watchdog 2>/dev/null
+n=$(grep -c "got SIGINT" "$T/int")
+if [ $st = 0 ] && [ "$n" = 3 ]; then ok "SIGINT forwarded to 3 processes"
+else bad "SIGINT: status $st, $n of 3 processes saw it:"; sed 's/^/    /' "$T/int"; fi
+
+# --- SIGKILL to pshmrun: its processes die with it (PR_SET_PDEATHSIG)
+word=tlauncher$$x$RANDOM
+"$P" -n 3 "$C" sleep "$word" >/dev/null 2>&1 &
+pid=$!
+disown $pid   # no "Killed" notice from the shell
+for _ in $(seq 100); do
+    [ "$(pgrep -f -- "$word" | grep -vcx $pid)" -ge 3 ] && break
+    sleep 0.1
+done
+kill -KILL $pid
+for _ in $(seq 50); do
+    pgrep -f -- "$word" >/dev/null || break
+    sleep 0.1
+done
+if pgrep -f -- "$word" >/dev/null; then
+    bad "processes survived pshmrun's SIGKILL: $(pgrep -f -- "$word" | tr '\n' ' ')"
+    pkill -KILL -f -- "$word"
+else ok "processes died with pshmrun"; fi
+
+# --- a rank killed while it holds a named object: pshmrun removes it
+backend=$("$P" --version | sed -n 's/.*, \([a-z]*\) backend.*/\1/p')
+expect 137 "killed by signal 9" -- -n 2 --exit-timeout 1 "$C" leak 1
+tag=$(sed -n 's/^tag \([a-z0-9]*\)$/\1/p' "$T/out")
+if [ -z "$tag" ]; then bad "the leak job printed no tag"
+else
+    if [ "$backend" != none ] && ! grep -q "removed 1 object job $tag left behind" "$T/out"; then
+        bad "pshmrun did not report removing the object of job $tag ($backend backend)"
+    fi
+    left=$(find /dev/shm "${GASNET_TMPDIR:-${TMPDIR:-/tmp}}" -maxdepth 1 -name "*$tag*" 2>/dev/null)
+    if [ -n "$left" ]; then bad "objects of job $tag remain: $left"
+    else ok "no object of job $tag remains ($backend backend)"; fi
+fi
+
+if [ $fails -gt 0 ]; then echo "$fails check(s) failed"; exit 1; fi
+echo "all launcher checks passed"
+exit 0
