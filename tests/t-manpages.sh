@@ -8,8 +8,9 @@
 #   - every page renders without a warning (man --warnings), when man is
 #     installed; every .so link leads to an existing page in any case;
 #   - every variable of pshm_env_vars[] (pshm/env.c), every name read with
-#     getenv("...") by the library or the tools, and every "GASNET_*" or
-#     "PSHM_*" string of the library sources is documented in README.PSHM.
+#     getenv("...") by the library, every GASNET_* or PSHM_* name read by the
+#     tools, and every "GASNET_*" or "PSHM_*" string of the library sources
+#     is documented in README.PSHM.
 # Fails with the list of what is missing.
 
 set -u
@@ -117,8 +118,11 @@ vars=$(sed -n 's/^[[:space:]]*{[[:space:]]*"\([A-Z][A-Z0-9_]*\)".*/\1/p' pshm/en
 if [ -z "$vars" ]; then
   miss "no variable found in pshm_env_vars[] of pshm/env.c (has its layout changed?)"
 fi
+# The tools' own variables count; what they read for the system (PATH,
+# HOME, ...) does not.
 vars="$vars
-$(cat $srcs $tool_srcs | grep -o 'getenv("[A-Za-z_][A-Za-z0-9_]*")' | sed 's/getenv("\(.*\)")/\1/')
+$(cat $srcs | grep -o 'getenv("[A-Za-z_][A-Za-z0-9_]*")' | sed 's/getenv("\(.*\)")/\1/')
+$(cat $tool_srcs | grep -o 'getenv("\(GASNET\|PSHM\)_[A-Z0-9_]*")' | sed 's/getenv("\(.*\)")/\1/')
 $(cat $srcs | grep -o '"\(GASNET\|PSHM\)_[A-Z0-9_]*"' | tr -d '"')"
 vars=$(printf '%s\n' "$vars" | grep . | sort -u)
 nvars=$(printf '%s\n' "$vars" | grep -c .)
