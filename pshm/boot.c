@@ -279,12 +279,10 @@ static int agree_tag(boot_t *b)
     if (all == NULL)
         return pshm_err(-ENOMEM, "cannot allocate %zu bytes to agree on a job tag",
                         (size_t)b->size * W);
-    rc = b->exchange(b->arg, mine, W, all);
-    if (rc < 0) {
-        if (pshm_last_error()[0] == '\0')
-            pshm_err(rc, "the bootstrap's exchange callback failed (%s)", strerror(-rc));
+    rc = boot_exchange(b, mine, W, all);
+    if (rc < 0)
         pshm_err_prefix(rc, "agreeing on a job tag");
-    } else if (all[W - 1] != '\0' || !boot_tag_valid(all)) {
+    else if (all[W - 1] != '\0' || !boot_tag_valid(all)) {
         rc = pshm_err(-EPROTO, "the bootstrap's exchange returned a malformed job tag from "
                       "rank 0: check that it gathers `len` bytes per rank in rank order");
     } else {
