@@ -76,7 +76,7 @@ int amq_region_size(unsigned nprocs, uint32_t depth, uint64_t memory, uint64_t *
 int pshm_am_network_size(unsigned nprocs, size_t depth, size_t memory, uint64_t *bytes)
 {
     pshm_cfg_t *cfg;
-    uint64_t n;
+    uint64_t n = 0;
     int rc;
 
     if (bytes == NULL)
