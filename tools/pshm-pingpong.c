@@ -571,6 +571,7 @@ static struct {
     int me, peer, size;    /* me: rank (0 or 1 in the pair) */
     pid_t peer_pid, parent;
     int same_core;
+    int cpu[2];                 /* where the pair runs (-1: not known) */
     lim_area_t *lim;
     unsigned char *src, *dst;   /* private buffers */
     void *my_data;              /* my data area (local view) */
@@ -1233,17 +1234,17 @@ static void meet_peer(void)
     g.lim->who.cpu[g.me] = sched_getcpu();
     sync_pair();
     if (g.ctx) g.peer_pid = (pid_t)g.lim->who.pid[1 - g.me];
-    int a = (int)g.lim->who.cpu[0], b = (int)g.lim->who.cpu[1];
+    int a = g.cpu[0] = (int)g.lim->who.cpu[0], b = g.cpu[1] = (int)g.lim->who.cpu[1];
     g.same_core = o.pin && a == b;
     if (g.me != 0) return;
     if (!o.csv && !o.json) {
         printf("# pshm-pingpong: pshm %s; %s\n", pshm_version(),
                g.ctx ? "library between two processes" : "limits only (two forked processes)");
-        printf("# CPUs %d,%d (%s); %d repetitions of %ld iterations (fewer above %llu B), "
-               "warm-up %s, window %ld%s\n",
+        printf("# CPUs %d,%d (%s); %d repetitions of %ld iterations (at most %llu MiB moved per "
+               "repetition), warm-up %s, window %ld; %s timer\n",
                a, b, o.pin ? "pinned" : "not pinned, as last seen", o.reps, o.iters,
-               (unsigned long long)(LAT_BYTES / (uint64_t)o.iters), o.warmup >= 0 ? "as given" : "iters/10",
-               o.window, use_tsc ? "; TSC timer" : "; clock_gettime timer");
+               (unsigned long long)(LAT_BYTES / MiB), o.warmup >= 0 ? "as given" : "iters/10",
+               o.window, use_tsc ? "TSC" : "clock_gettime");
         printf("# latency us, one-way = round trip / 2; median of repetition medians; p99 of all "
                "iterations pooled\n# bandwidth GB/s (1e9 B/s), rate Mmsg/s: median of repetitions; "
                "worst = slowest repetition; ratio = value / limit\n");
@@ -1289,7 +1290,7 @@ static void print_machine(void)
         printf("{\"version\": ");
         print_json_str(stdout, pshm_version());
         printf(", \"cpus\": [%d, %d], \"pinned\": %s, \"reps\": %d, \"iters\": %ld, \"window\": %ld,\n",
-               g.lim ? (int)g.lim->who.cpu[0] : -1, g.lim ? (int)g.lim->who.cpu[1] : -1,
+               g.cpu[0], g.cpu[1],
                o.pin ? "true" : "false", o.reps, o.iters, o.window);
         printf(" \"notes\": [");
         for (int i = 0; i < nnotes; i++) {
@@ -1612,6 +1613,7 @@ static void run_startup(void *seg0, uint64_t init_ns, uint64_t attach_ns, uint64
 int main(int argc, char **argv)
 {
     cli_init("pshm-pingpong");
+    g.cpu[0] = g.cpu[1] = -1;
     parse_args(argc, argv);
     timer_init();
     if (o.limits_only) return run_forked();
