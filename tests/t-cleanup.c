@@ -207,8 +207,12 @@ static void check_cannot_remove(const char *tag)
     char sub[512], name[128], path[700];
     seg_meta_t m;
 
-    if (geteuid() != 0 || th_run("command -v setpriv", out, sizeof out) != 0) {
-        printf("object that cannot be removed: skipped (needs root and setpriv)\n");
+    /* Also needs a build tree that nobody may run programs from. */
+    snprintf(cmd, sizeof cmd, "setpriv --reuid=65534 --regid=65534 --clear-groups %s --version",
+             th_tool("pshm-cleanup"));
+    if (geteuid() != 0 || th_run(cmd, out, sizeof out) != 0) {
+        printf("object that cannot be removed: skipped (needs root, setpriv and a build tree "
+               "other users can read)\n");
         return;
     }
     snprintf(sub, sizeof sub, "%s/ro", tmpdir);
@@ -241,7 +245,7 @@ static void check_cannot_remove(const char *tag)
 /* Links and files that are not pshm's are reported and never touched. */
 static void check_foreign_files(const char *tagx)
 {
-    char link[128], named[128], target[512], job[64];
+    char link[128], named[128], target[512], job[64], path[512];
     seg_meta_t m;
 
     /* A link to a file carrying a valid header of a dead creator: following
@@ -259,6 +263,11 @@ static void check_foreign_files(const char *tagx)
     snprintf(named, sizeof named, "pshm.%u.%s.s1", (unsigned)geteuid(), tagx);
     write_file(named, zeros, sizeof zeros);
     write_file("pshm.junk", "not pshm's\n", 11);
+    /* A FIFO with a pshm name: opening it blocking would hang. */
+    char fifo[128];
+    snprintf(fifo, sizeof fifo, "pshm.%u.%s.q0", (unsigned)geteuid(), tagx);
+    snprintf(path, sizeof path, "%s/%s", tmpdir, fifo);
+    CHECK(mkfifo(path, 0600) == 0);
 
     snprintf(job, sizeof job, "-v --job %s", tagx);
     cleanup_run(job, 0);
@@ -267,11 +276,14 @@ static void check_foreign_files(const char *tagx)
     expect_line("pshm.junk", "not a pshm object");
     cleanup_run(job + 3, 0);
     expect_line(link, "skipped");
-    CHECK(exists(link) && exists("target") && exists(named) && exists("pshm.junk"));
+    expect_line(fifo, "not a regular file");
+    CHECK(exists(link) && exists("target") && exists(named) && exists("pshm.junk") &&
+          exists(fifo));
     checks++;
 
-    char path[512];
     unlink(lpath);
+    snprintf(path, sizeof path, "%s/%s", tmpdir, fifo);
+    unlink(path);
     snprintf(path, sizeof path, "%s/%s", tmpdir, named);
     unlink(path);
     snprintf(path, sizeof path, "%s/pshm.junk", tmpdir);
