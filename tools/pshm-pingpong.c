@@ -915,6 +915,103 @@ static uint64_t biggest_size(void)
     return m;
 }
 
+/* ------------------------------------------------------------ run hygiene */
+
+/* Median round trip of the cache-line hand-off, in ns (rank 0; 0 on rank 1). */
+static double handoff_probe(long n)
+{
+    uint64_t *rt = g.me == 0 ? malloc((size_t)n * sizeof *rt) : NULL;
+    sync_pair();
+    if (g.me != 0) {
+        handoff_serve(0, n);
+        return 0;
+    }
+    if (!rt) die(1, "out of memory");
+    for (long i = 0; i < n; i++) {
+        uint64_t t0 = ticks();
+        handoff_op(0);
+        rt[i] = ticks() - t0;
+    }
+    double m = median_u64(rt, (size_t)n) * tick_ns;
+    free(rt);
+    return m;
+}
+
+/* CPU time in clock ticks: of the whole machine (busy, steal) from /proc/stat,
+ * of one process from /proc/PID/stat. */
+static void machine_ticks(uint64_t *busy, uint64_t *steal)
+{
+    unsigned long long u = 0, ni = 0, sy = 0, id = 0, io = 0, irq = 0, sirq = 0, st = 0;
+    FILE *f = fopen("/proc/stat", "r");
+    if (f) {
+        if (fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &u, &ni, &sy, &id, &io, &irq,
+                   &sirq, &st) < 4)
+            u = ni = sy = irq = sirq = st = 0;
+        fclose(f);
+    }
+    *busy = u + ni + sy + irq + sirq;
+    *steal = st;
+}
+
+static uint64_t process_ticks(pid_t pid)
+{
+    char path[64], buf[1024];
+    unsigned long long ut = 0, stt = 0;
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    FILE *f = fopen(path, "r");
+    if (!f) return 0;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    char *p = strrchr(buf, ')'); /* the command name may hold spaces */
+    if (p && sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut, &stt) != 2)
+        ut = stt = 0;
+    return ut + stt;
+}
+
+/* What the rest of the machine did while the pair ran: CPU used by other
+ * processes, and time the hypervisor gave to other guests (steal). */
+static struct { uint64_t t_ns, busy, steal, pair; } mark;
+
+static uint64_t pair_ticks(void) { return process_ticks(getpid()) + process_ticks(g.peer_pid); }
+
+static void interference_start(void)
+{
+    mark.t_ns = now_ns();
+    machine_ticks(&mark.busy, &mark.steal);
+    mark.pair = pair_ticks();
+}
+
+static void interference_report(void)
+{
+    uint64_t busy, steal, pair = pair_ticks();
+    machine_ticks(&busy, &steal);
+    double hz = (double)sysconf(_SC_CLK_TCK), secs = (double)(now_ns() - mark.t_ns) / 1e9;
+    if (hz <= 0 || secs < 0.5 || busy < mark.busy) return;
+    double other = ((double)(busy - mark.busy) - (double)(pair - mark.pair)) / hz / secs;
+    double stolen = (double)(steal - mark.steal) / hz / secs;
+    if (other > 0.10)
+        note("other processes used %.0f%% of a CPU during the run; distrust this run", other * 100);
+    if (stolen > 0.05)
+        note("the hypervisor took %.0f%% of a CPU (steal time) during the run; distrust this run",
+             stolen * 100);
+}
+
+/* The hand-off again at the end: host vCPU placement may have moved. */
+static void placement_recheck(void)
+{
+    const result_t *h = find_result("limit-handoff", 56);
+    double end = handoff_probe(o.quick ? 500 : 5000);
+    if (g.me != 0 || !h) return;
+    double start = h->median * 2000.0;
+    if (end < 120.0 && start >= 120.0)
+        note("cache-line round trip %.0f ns at the end: the CPUs became SMT siblings during the run; "
+             "distrust this run", end);
+    else if (end > 1.5 * start || start > 1.5 * end)
+        note("cache-line round trip moved from %.0f ns to %.0f ns during the run (placement of the "
+             "CPUs changed); distrust the ratios", start, end);
+}
+
 /* ------------------------------------------------------------ the limits */
 
 static void run_limits(void)
@@ -1516,7 +1613,10 @@ static int run_forked(void)
     pin(g.me);
     meet_peer();
     o.tests |= T_LIMITS;
+    if (g.me == 0) interference_start();
     run_limits();
+    placement_recheck();
+    if (g.me == 0) interference_report();
     sync_pair();
     if (g.me == 1) _exit(0);
     int st;
@@ -1684,8 +1784,11 @@ int main(int argc, char **argv)
         memset(g.my_data, 'c', big);
         for (int i = 0; i < PSHM_AM_MAX_ARGS; i++) short_args[i] = (uint32_t)i;
         meet_peer();
+        if (g.me == 0) interference_start();
         if (o.tests & T_LIMITS) run_limits();
         run_tests();
+        if (o.tests & T_LIMITS) placement_recheck();
+        if (g.me == 0) interference_report();
         free(g.src), free(g.dst);
     }
     CHK(pshm_barrier(ctx));
