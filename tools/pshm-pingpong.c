@@ -1636,10 +1636,10 @@ static int run_forked(void)
  * cores measures the poll, not the scheduler. */
 static void run_poll_idle(void *seg0)
 {
-    _Atomic uint64_t *done = (_Atomic uint64_t *)((char *)seg0 + OFF_FLAG + 64);
+    _Atomic uint64_t *done = seg0 ? (_Atomic uint64_t *)((char *)seg0 + OFF_FLAG + 64) : NULL;
     long n = o.iters_set ? o.iters : o.quick ? 10000 : 1000000;
     CHK(pshm_barrier(g.ctx));
-    if (g.me != 0) {
+    if (g.me != 0 && seg0) {
         uint64_t t0 = now_ns();
         while (atomic_load_explicit(done, memory_order_acquire) == 0) {
             struct timespec ts = {0, 2000000};
@@ -1663,7 +1663,7 @@ static void run_poll_idle(void *seg0)
                    "p99 column = slowest repetition\n", pshm_version(), g.size, o.reps, n);
         add_result("poll-idle", "ns", (uint64_t)g.size, median_dbl(vals, (size_t)o.reps), worst, NAN, n);
         free(pool);
-        atomic_store_explicit(done, 1, memory_order_release);
+        if (seg0) atomic_store_explicit(done, 1, memory_order_release);
     }
     CHK(pshm_barrier(g.ctx));
 }
@@ -1675,19 +1675,22 @@ typedef struct startup_rec { uint64_t init_ns, attach_ns; } startup_rec_t;
 static void run_startup(void *seg0, uint64_t init_ns, uint64_t attach_ns, uint64_t t_init)
 {
     uint64_t first_ns = 0;
-    if (g.me == 0 && g.size > 1) {
+    int shared = seg0 != NULL, nrec = shared ? g.size : 1;
+    if (g.me == 0 && g.size > 1 && shared) {
         CHK(pshm_am_request_short(g.ctx, 1, H_PING_SHORT, 0, 0, NULL));
         wait_count(&g.pongs, 1);
         first_ns = now_ns() - t_init;
     }
-    pshm_seginfo_t si;
-    CHK(pshm_segment_info(g.ctx, 0, &si));
-    startup_rec_t rec = {init_ns, attach_ns};
-    CHK(pshm_put(g.ctx, 0, (char *)si.owner_base + OFF_STARTUP + (size_t)g.me * sizeof rec, &rec,
-                 sizeof rec));
+    startup_rec_t rec = {init_ns, attach_ns}, *all = &rec;
+    if (shared) {
+        pshm_seginfo_t si;
+        CHK(pshm_segment_info(g.ctx, 0, &si));
+        CHK(pshm_put(g.ctx, 0, (char *)si.owner_base + OFF_STARTUP + (size_t)g.me * sizeof rec, &rec,
+                     sizeof rec));
+        all = (startup_rec_t *)((char *)seg0 + OFF_STARTUP);
+    }
     CHK(pshm_barrier(g.ctx));
     if (g.me != 0) return;
-    startup_rec_t *all = (startup_rec_t *)((char *)seg0 + OFF_STARTUP);
     uint64_t *v = malloc((size_t)g.size * sizeof *v);
     if (!v) die(1, "out of memory");
     if (!o.csv && !o.json)
@@ -1695,14 +1698,14 @@ static void run_startup(void *seg0, uint64_t init_ns, uint64_t attach_ns, uint64
                pshm_version(), g.size, (unsigned long long)o.segsize);
     for (int k = 0; k < 2; k++) {
         uint64_t mx = 0;
-        for (int r = 0; r < g.size; r++) {
+        for (int r = 0; r < nrec; r++) {
             v[r] = k ? all[r].attach_ns : all[r].init_ns;
             mx = v[r] > mx ? v[r] : mx;
         }
         add_result(k ? "startup-attach" : "startup-init", "us", (uint64_t)g.size,
-                   median_u64(v, (size_t)g.size) / 1e3, (double)mx / 1e3, NAN, 1);
+                   median_u64(v, (size_t)nrec) / 1e3, (double)mx / 1e3, NAN, 1);
     }
-    if (g.size > 1)
+    if (g.size > 1 && shared)
         add_result("startup-first-msg", "us", (uint64_t)g.size, (double)first_ns / 1e3,
                    (double)first_ns / 1e3, NAN, 1);
     free(v);
@@ -1738,7 +1741,14 @@ int main(int argc, char **argv)
         CHK(pshm_finalize(ctx));
         return 2;
     }
-    if (suite && pshm_is_local(ctx, 1 - g.me) != 1) die(1, "the two processes must share a host");
+    if (suite && pshm_is_local(ctx, 1 - g.me) != 1) {
+        if (g.me == 0)
+            fprintf(stderr, "pshm-pingpong: rank 1 is not reachable through shared memory (a library "
+                            "built with --disable-pshm, or two hosts): nothing to measure; "
+                            "--limits-only still measures the machine\n");
+        CHK(pshm_finalize(ctx));
+        return 1;
+    }
     g.peer = g.size > 1 ? (g.me == 0 ? 1 : 0) : 0;
     pin(g.me);
 
@@ -1758,12 +1768,16 @@ int main(int argc, char **argv)
     CHK(pshm_attach(ctx, o.segsize));
     uint64_t attach_ns = now_ns() - t_attach;
 
+    /* Rank 0's segment holds the limits and the start-up records; without
+     * shared memory (--disable-pshm) the modes that allow it go without. */
     pshm_seginfo_t s0, mine;
-    void *seg0;
-    CHK(pshm_segment_info(ctx, 0, &s0));
-    CHK(pshm_translate(ctx, 0, (void *)s0.owner_base, &seg0));
+    void *seg0 = NULL;
+    if (pshm_node_size(ctx) == g.size) {
+        CHK(pshm_segment_info(ctx, 0, &s0));
+        CHK(pshm_translate(ctx, 0, (void *)s0.owner_base, &seg0));
+        g.lim = (lim_area_t *)((char *)seg0 + OFF_LIM);
+    }
     CHK(pshm_segment_info(ctx, g.me, &mine));
-    g.lim = (lim_area_t *)((char *)seg0 + OFF_LIM);
     g.my_flag = (_Atomic uint64_t *)((char *)mine.local_base + OFF_FLAG);
     g.my_data = (char *)mine.local_base + OFF_DATA;
     g.max_medium = pshm_am_max_medium(ctx);
