@@ -127,7 +127,8 @@ if run 0 "$T/lim" -- "$P" --limits-only --quick --tests short; then
         bad "--limits-only printed no hand-off or ran the library"
 fi
 if run 0 "$T/poll" -- "$R" -n 4 "$P" --poll-idle --quick --csv; then
-    grep -q "^poll-idle,4,ns,[0-9.e+-]*,[0-9.e+-]*,,,2,10000$" "$T/poll" || bad "--poll-idle record: $(cat "$T/poll")"
+    [ "$(grep -c "^poll-idle,4,ns,[0-9.e+-]*,[0-9.e+-]*,,,2,10000$" "$T/poll")" = 1 ] &&
+        [ "$(wc -l <"$T/poll")" = 2 ] || bad "--poll-idle: expected one record from rank 0, got: $(cat "$T/poll")"
 fi
 if run 0 "$T/start" -- "$R" -n 3 "$P" --startup --csv; then
     want="startup-init startup-attach startup-finalize"

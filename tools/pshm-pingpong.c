@@ -1639,9 +1639,9 @@ static void run_poll_idle(void *seg0)
     _Atomic uint64_t *done = seg0 ? (_Atomic uint64_t *)((char *)seg0 + OFF_FLAG + 64) : NULL;
     long n = o.iters_set ? o.iters : o.quick ? 10000 : 1000000;
     CHK(pshm_barrier(g.ctx));
-    if (g.me != 0 && seg0) {
+    if (g.me != 0) {
         uint64_t t0 = now_ns();
-        while (atomic_load_explicit(done, memory_order_acquire) == 0) {
+        while (done && atomic_load_explicit(done, memory_order_acquire) == 0) {
             struct timespec ts = {0, 2000000};
             nanosleep(&ts, NULL);
             if (now_ns() - t0 > 600000000000ull) die(1, "rank 0 did not finish --poll-idle in 600 s");
