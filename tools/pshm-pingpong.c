@@ -1574,8 +1574,38 @@ static int write_plots(void)
     return 0;
 }
 
+/* The headline figures, each against its limit, at the end of the tables. */
+static void print_summary(void)
+{
+    static const struct { const char *label, *test; uint64_t size; } k[] = {
+        {"Short 8 B one-way latency", "short", 8},
+        {"Medium 4 KiB one-way latency", "medium", 4096},
+        {"Long 64 KiB one-way latency", "long", 65536},
+        {"put 8 B one-way latency", "put", 8},
+        {"flood, Short messages one way", "flood", 8},
+        {"Medium 64 KiB bandwidth", "medium-bw", 65536},
+        {"Long 1 MiB bandwidth", "long-bw", 1048576},
+        {"put 1 MiB bandwidth", "put-bw", 1048576},
+    };
+    int header = 0;
+    if (o.csv || o.json) return;
+    for (size_t i = 0; i < PSHM_ARRAY_LEN(k); i++) {
+        const result_t *r = find_result(k[i].test, k[i].size);
+        if (!r) continue;
+        if (!header++)
+            printf("\n# summary: value and limit, ratio = value / limit\n%-32s %10s %10s %8s %s\n",
+                   "", "value", "limit", "ratio", "unit");
+        printf("%-32s %10.3f ", k[i].label, r->median);
+        if (isnan(r->limit)) printf("%10s %8s %s\n", "-", "-", r->unit);
+        else printf("%10.3f %8.2f %s\n", r->limit, r->ratio, r->unit);
+    }
+    for (int i = 0; i < nnotes; i++) printf("# NOTE: %s\n", notes[i]);
+    fflush(stdout);
+}
+
 static int finish_output(void)
 {
+    print_summary();
     print_machine();
     if (o.plot && write_plots() < 0) return -1;
     return 0;
