@@ -47,6 +47,12 @@ expect 139 "rank 0 (pid [0-9]*) killed by signal 11" -- -n 2 "$C" signal 0 11
 expect 1 "rank 1 (pid [0-9]*) exited with status 0 without calling pshm_finalize" \
     -- -n 2 "$C" nofinal 1
 expect 5 "rank 2 (pid [0-9]*) called pshm_abort(5)" -- -n 3 "$C" abort 2 5
+expect 1 "rank 1 contributed 4 bytes to an exchange where rank 0 contributed 8" \
+    -- -n 3 "$C" mismatch 1
+grep -q "exchange failed: .*the job is over: rank 1 failed (broke the bootstrap protocol" \
+    "$T/out" || bad "the ranks were not told that rank 1 broke the protocol"
+expect 1 "rank 0 contributed 4 bytes to an exchange where rank 1 contributed 8" \
+    -- -n 3 "$C" mismatch 0
 expect 124 "longer than pshmrun's --timeout" -- --timeout 0.5 -n 2 "$C" sleep t$$
 expect 0 "" -- -n 2 --hosts 2 sh -c 'test "$PSHM_SIM_HOSTS" = 2 && test "$PSHM_SIZE" = 2'
 
@@ -72,6 +78,7 @@ expect 0 "Exit status" -- --help
 
 # --- SIGINT to pshmrun reaches every process (pshmrun is signalled itself,
 # not through timeout(1), which would signal the whole group too)
+: >"$T/int"
 "$P" -n 3 "$C" sigint >"$T/int" 2>&1 &
 pid=$!
 (sleep 30; kill -KILL $pid) 2>/dev/null &

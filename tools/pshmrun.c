@@ -32,6 +32,8 @@ typedef struct proc {
     pid_t pid;            /* 0 once reaped */
     int fd;               /* -1 once closed */
     bool hello, finish, contributed;
+    char *xbuf;           /* its contribution to the current exchange */
+    uint32_t xlen;
     launch_msg_t hdr;     /* message being received */
     size_t hgot;
     char *payload;
@@ -45,10 +47,7 @@ static struct {
     char tag[PSHM_TAG_MAX + 1];
     proc_t *p;
     int alive;                 /* not yet reaped */
-    /* The exchange being gathered: `count` contributions of `len` bytes. */
-    char *round;
-    uint32_t round_len;
-    int count;
+    int count;                 /* contributions to the current exchange */
     /* The first failure; ending = SIGTERM sent, kill_at = when SIGKILL goes. */
     bool failed, ending;
     launch_failed_t why;
@@ -227,46 +226,69 @@ static void send_all_blocking(int fd, const void *buf, size_t n)
     }
 }
 
+/* The rank that broke a round of unequal lengths: the first that differs
+ * from rank 0, or rank 0 itself when all the others agree. */
+static int odd_rank_out(void)
+{
+    int first = -1;
+
+    for (int r = 1; r < job.n; r++)
+        if (job.p[r].xlen != job.p[0].xlen) {
+            if (first < 0)
+                first = r;
+            if (r > 1 && job.p[r].xlen != job.p[1].xlen)
+                return first;   /* ranks 1.. disagree among themselves */
+        }
+    return first == 1 && job.n > 2 && job.p[1].xlen == job.p[2].xlen ? 0 : first;
+}
+
+/* Every rank has contributed: check the lengths, send the concatenation. */
 static void complete_round(void)
 {
-    launch_msg_t h = { .type = LAUNCH_EXCHANGE, .len = job.round_len * (uint32_t)job.n };
+    uint32_t len = job.p[0].xlen;
+    launch_msg_t h = { .type = LAUNCH_EXCHANGE, .len = len * (uint32_t)job.n };
+    int odd = odd_rank_out();
+    char *all = NULL;
 
+    if (odd >= 0) {
+        int ref = odd == 0 ? 1 : 0;
+        say("rank %d contributed %u bytes to an exchange where rank %d contributed %u; every "
+            "rank must give the same length", odd, job.p[odd].xlen, ref, job.p[ref].xlen);
+        fail(odd, LAUNCH_FAIL_PROTOCOL, 0, 1);
+    } else if ((uint64_t)len * (uint64_t)job.n > UINT32_MAX ||
+               (all = malloc((size_t)h.len + 1)) == NULL) {
+        say("cannot gather an exchange of %u bytes from each of %d ranks", len, job.n);
+        fail(0, LAUNCH_FAIL_PROTOCOL, 0, 1);
+    } else {
+        for (int r = 0; r < job.n; r++)
+            memcpy(all + (size_t)r * len, job.p[r].xbuf, len);
+        for (int r = 0; r < job.n; r++)
+            if (job.p[r].fd >= 0) {
+                send_all_blocking(job.p[r].fd, &h, sizeof h);
+                send_all_blocking(job.p[r].fd, all, h.len);
+            }
+    }
     for (int r = 0; r < job.n; r++) {
-        if (job.p[r].fd >= 0) {
-            send_all_blocking(job.p[r].fd, &h, sizeof h);
-            send_all_blocking(job.p[r].fd, job.round, h.len);
-        }
+        free(job.p[r].xbuf);
+        job.p[r].xbuf = NULL;
         job.p[r].contributed = false;
     }
-    free(job.round);
-    job.round = NULL;
+    free(all);
     job.count = 0;
 }
 
 static void on_exchange(int r, proc_t *p)
 {
-    uint32_t len = p->hdr.len;
-
     if (p->contributed) {
         say("rank %d sent a second exchange before the first one completed", r);
         fail(r, LAUNCH_FAIL_PROTOCOL, 0, 1);
         return;
     }
-    if (job.count == 0) {
-        job.round_len = len;
-        job.round = malloc(len ? (size_t)len * (size_t)job.n : 1);
-        if (job.round == NULL) {
-            say("cannot allocate %zu bytes for an exchange", (size_t)len * (size_t)job.n);
-            fail(r, LAUNCH_FAIL_PROTOCOL, 0, 1);
-            return;
-        }
-    } else if (len != job.round_len) {
-        say("rank %d contributed %u bytes to an exchange where the others contributed %u; "
-            "every rank must give the same length", r, len, job.round_len);
-        fail(r, LAUNCH_FAIL_PROTOCOL, 0, 1);
-        return;
-    }
-    memcpy(job.round + (size_t)r * len, p->payload, len);
+    /* Keep the contribution until all are in: only then is it known who
+     * broke the round if the lengths differ. */
+    p->xbuf = p->payload;
+    p->xlen = p->hdr.len;
+    p->payload = NULL;
     p->contributed = true;
     if (++job.count == job.n && !job.failed)
         complete_round();

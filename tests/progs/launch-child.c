@@ -6,6 +6,7 @@
  *                      SIGTERM) wait in a barrier and report the error they get
  *   signal R SIG       rank R raises SIG after init; the others sleep
  *   nofinal R          rank R exits 0 without pshm_finalize; others finalize
+ *   mismatch R         rank R contributes 4 bytes to an exchange, the others 8
  *   abort R CODE       rank R calls pshm_abort(CODE); the others sleep
  *   leak R             rank R creates an object of the job and is killed
  *                      before removing it; the others sleep
@@ -14,6 +15,7 @@
  * Before acting every rank prints "rank R ready" so the tests can sync.
  */
 #include "internal.h"
+#include "launch.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -93,6 +95,11 @@ int main(int argc, char **argv)
         if (rc < 0)
             die("seg_create", rc);
         raise(SIGKILL);
+    } else if (strcmp(mode, "mismatch") == 0) {
+        char mine[8] = { 0 }, all[8 * LAUNCH_MAX_PROCS];
+        signal(SIGTERM, SIG_IGN);   /* stay to report what the exchange says */
+        rc = boot_exchange(&ctx->boot, mine, me == target ? 4 : 8, all);
+        die("exchange", rc);   /* must fail: unequal lengths end the job */
     } else if (strcmp(mode, "nofinal") == 0) {
         if (me == target)
             exit(0);
