@@ -15,6 +15,8 @@ int seg_fs_avail(const char *dir, uint64_t *bytes);
 uint64_t seg_phys_mem(void);
 /* True if `m` is a pshm header of job `tag` created by this uid. */
 bool seg_meta_ok(const seg_meta_t *m, const char *tag);
+/* True if the header was never written (creator died right after creating). */
+bool seg_meta_unwritten(const seg_meta_t *m);
 
 /*
  * Objects behind a file descriptor (posix, file). `fd` was just created

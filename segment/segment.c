@@ -298,18 +298,59 @@ bool seg_fd_same(int fd, int fd2)
            a.st_ino == b.st_ino;
 }
 
+bool seg_meta_unwritten(const seg_meta_t *m)
+{
+    static const char zero[sizeof m->magic];
+    return memcmp(m->magic, zero, sizeof zero) == 0;
+}
+
+/* True if a process of ours has the file (dev, ino) open. A header is written
+ * by the creator while it holds the object open, so a header-less object
+ * nobody holds is a creator's leftover, never one being made. */
+static bool held_open(dev_t dev, ino_t ino)
+{
+    DIR *proc = opendir("/proc"), *fds;
+    struct dirent *p, *f;
+    char path[64];
+    struct stat st;
+    bool held = proc == NULL;  /* cannot tell: assume it is in use */
+
+    while (!held && proc != NULL && (p = readdir(proc)) != NULL) {
+        if (p->d_name[0] < '1' || p->d_name[0] > '9') continue;
+        snprintf(path, sizeof path, "/proc/%.20s/fd", p->d_name);
+        if ((fds = opendir(path)) == NULL) continue;
+        while (!held && (f = readdir(fds)) != NULL)
+            held = f->d_name[0] != '.' && fstatat(dirfd(fds), f->d_name, &st, 0) == 0 &&
+                   st.st_dev == dev && st.st_ino == ino;
+        closedir(fds);
+    }
+    if (proc != NULL) closedir(proc);
+    return held;
+}
+
 /* Opens dfd/name without following links or blocking and checks that it is a
- * regular file of ours whose header carries `tag`. Returns the fd or -1. */
+ * regular file of ours whose header carries `tag`, or whose header was never
+ * written and that nobody holds (its creator died between creating and
+ * writing it: the name, with the job's unique tag, is the only mark).
+ * Returns the fd or -1. */
 static int open_tagged(int dfd, const char *name, const char *tag)
 {
     seg_meta_t m;
     struct stat st;
     int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) return -1;
-    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() &&
-        st.st_size >= (off_t)SEG_HDR_SIZE && pread(fd, &m, sizeof m, 0) == (ssize_t)sizeof m &&
-        seg_meta_ok(&m, tag))
-        return fd;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid()) {
+        bool full = st.st_size >= (off_t)sizeof m &&
+                    pread(fd, &m, sizeof m, 0) == (ssize_t)sizeof m;
+        if (full && seg_meta_ok(&m, tag)) return fd;
+        /* Our own descriptor does not count: close it before looking. */
+        if (!full || seg_meta_unwritten(&m)) {
+            close(fd);
+            if (held_open(st.st_dev, st.st_ino)) return -1;
+            fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+            return fd;  /* the caller checks it is still the same file */
+        }
+    }
     close(fd);
     return -1;
 }

@@ -83,8 +83,9 @@ void seg_be_release(seg_obj_t *o, const struct pshm_cfg *cfg);
  * /dev/shm or the temporary directory; sysv: shmmax, shmall). */
 int seg_be_avail(const struct pshm_cfg *cfg, uint64_t *bytes);
 /* Removes every object of job `tag` that still exists (pshmrun after a job):
- * only objects whose header carries the tag and the caller's uid. Returns the
- * number removed or < 0. */
+ * only objects of the caller's uid named for the job whose header carries the
+ * tag, or was never written (creator killed between creating and writing it).
+ * Returns the number removed or < 0. */
 int seg_be_remove_tag(const struct pshm_cfg *cfg, const char *tag, uint32_t nranks);
 
 /* ---- common (segment.c) ---- */

@@ -219,7 +219,8 @@ int seg_be_remove_tag(const pshm_cfg_t *cfg, const char *tag, uint32_t nranks)
                 continue;
             const seg_meta_t *m = shmat(id, NULL, SHM_RDONLY);
             if (m == (void *)-1) continue;
-            bool ours = seg_meta_ok(m, tag);
+            /* Header never written: its creator died at once; nobody uses it. */
+            bool ours = seg_meta_ok(m, tag) || (seg_meta_unwritten(m) && ds.shm_nattch == 0);
             shmdt(m);
             if (ours && shmctl(id, IPC_RMID, NULL) == 0) count++;
         }
