@@ -143,15 +143,15 @@ typedef struct amq_sq {
     amq_ctl_t *ctl;
 } amq_sq_t;
 
-/* Receiver's private state of one incoming queue (compact: the idle poll
- * walks these). seq is the stamp expected next, idx its slot. */
+/* Receiver's private state of one incoming queue: the stamp expected next
+ * (`seq`) and the byte offset of its slot from the start of the queue
+ * (`off`). 8 bytes, and the queues are found by arithmetic (incoming queue j
+ * at inq + j * qstride, see struct amq), so the idle poll reads one private
+ * word and one stamp per queue. */
 typedef struct amq_rq {
-    uint32_t seq, idx;
-    amq_slot_t *slots;
-    char *pool;           /* the sender's pool of this network */
-    amq_lock_t lock;
-    uint32_t pad;
+    uint32_t seq, off;
 } amq_rq_t;
+_Static_assert(sizeof(amq_rq_t) == 8, "one word per queue in the idle scan");
 
 /*
  * Sender's pool of one network: a circular allocator over [0, size).
@@ -174,7 +174,9 @@ struct amq {
     amq_word_line_t *abort_line;
     amq_word_line_t *bar;     /* P * rounds flags */
     amq_sq_t *sq[AMQ_NETS];   /* by destination supernode rank */
-    amq_rq_t *rq[AMQ_NETS];   /* by source supernode rank */
+    amq_rq_t *rq[AMQ_NETS];   /* by source supernode rank; one array, rq[1] = rq[0] + P */
+    char *inq;                /* incoming queue j = net * P + sender at inq + j * qstride */
+    amq_lock_t *rlock[AMQ_NETS]; /* with threads: the incoming queues' locks */
     amq_pool_t pool[AMQ_NETS];
     uint64_t nbad;            /* messages dropped: unknown handler, bad count */
     _Atomic uint32_t idle;    /* idle pshm_poll calls (liveness check pacing) */
@@ -189,15 +191,18 @@ struct pshm_token {
     uint8_t replied;
 };
 
-/* Set while a handler runs on this thread: requests and pshm_poll are refused. */
-extern _Thread_local unsigned amq_in_handler;
+/* Set while a handler runs on this thread: requests and pshm_poll are refused.
+ * Initial-exec: every send and poll reads it, and the default model of a
+ * shared library would make that a call to __tls_get_addr. */
+extern _Thread_local unsigned amq_in_handler __attribute__((tls_model("initial-exec")));
 
 /* Runs pending handlers of the networks in `netmask` (bit n = network n). */
 int amq_poll(pshm_ctx_t *ctx, unsigned netmask);
+/* Non-zero if a message is waiting; acquire, so that what its sender did
+ * before sending is visible to the caller's later loads. */
+int amq_pending(pshm_ctx_t *ctx);
 
 /* Pool (pool.c). Returns the chunk's offset, or UINT64_MAX if no room. */
 uint64_t amq_pool_alloc(amq_pool_t *p, uint64_t bytes);
-
-static inline amq_slot_t *amq_slot_at(amq_slot_t *slots, uint32_t idx) { return slots + idx; }
 
 #endif /* PSHM_AMQ_INTERNAL_H */

@@ -43,8 +43,16 @@ int pshm_node_barrier(pshm_ctx_t *ctx)
              * sent before it, and polling there would run messages of peers
              * that finished attaching before this process registered its
              * handlers (registration may follow attach). Later barriers poll
-             * so that a peer blocked on a full queue to us can go on. */
-            rc = epoch > 1 ? amq_poll(ctx, 3u) : 0;
+             * so that a peer blocked on a full queue to us can go on; but
+             * when a message is pending, the flag is read again first
+             * (amq_pending acquires), so a message the awaited peer sent
+             * after its signal is left to the caller's own polls. */
+            rc = 0;
+            if (epoch > 1 && amq_pending(ctx)) {
+                if (atomic_load_explicit(&mine->v, memory_order_acquire) >= epoch)
+                    break;
+                rc = amq_poll(ctx, 3u);
+            }
             if (rc < 0)
                 return pshm_err_prefix(rc, "pshm_node_barrier");
             if (rc == 0 && (rc = ctx_wait_step(ctx, &spins)) < 0)

@@ -140,10 +140,14 @@ int amq_init(pshm_ctx_t *ctx, void *region, uint64_t len)
     q = calloc(1, sizeof *q);
     if (q == NULL)
         return pshm_err(-ENOMEM, "out of memory for the active-message state");
+    /* The incoming queues of both networks in one array (replies first),
+     * so that the idle poll scans one dense range. */
+    q->rq[AMQ_REP] = calloc(AMQ_NETS * (size_t)P, sizeof(amq_rq_t));
     for (int n = 0; n < AMQ_NETS; n++) {
         q->sq[n] = calloc(P, sizeof(amq_sq_t));
-        q->rq[n] = calloc(P, sizeof(amq_rq_t));
-        if (q->sq[n] == NULL || q->rq[n] == NULL) {
+        q->rq[n] = q->rq[AMQ_REP] == NULL ? NULL : q->rq[AMQ_REP] + (size_t)n * P;
+        q->rlock[n] = calloc(P, sizeof(amq_lock_t));
+        if (q->sq[n] == NULL || q->rq[n] == NULL || q->rlock[n] == NULL) {
             ctx->amq = q;
             amq_fini(ctx);
             return pshm_err(-ENOMEM, "out of memory for the queue state of %u processes", P);
@@ -154,20 +158,18 @@ int amq_init(pshm_ctx_t *ctx, void *region, uint64_t len)
     q->me = me;
     q->P = (int)P;
     q->threads = (ctx->flags & PSHM_INIT_THREADS) != 0;
+    q->inq = (char *)region + l.off_q + (uint64_t)me * 2 * P * l.qstride;
     q->abort_line = (amq_word_line_t *)region;
     q->bar = (amq_word_line_t *)((char *)region + l.off_bar);
     for (int n = 0; n < AMQ_NETS; n++) {
         for (unsigned p = 0; p < P; p++) {
             /* Outgoing: queue (receiver p, n, sender me). */
             char *qo = (char *)region + l.off_q + (((uint64_t)p * 2 + n) * P + me) * l.qstride;
-            /* Incoming: queue (receiver me, n, sender p). */
-            char *qi = (char *)region + l.off_q + (((uint64_t)me * 2 + n) * P + p) * l.qstride;
             q->sq[n][p].seq = 1;
             q->sq[n][p].ctl = (amq_ctl_t *)qo;
             q->sq[n][p].slots = (amq_slot_t *)(qo + AMQ_LINE);
             q->rq[n][p].seq = 1;
-            q->rq[n][p].slots = (amq_slot_t *)(qi + AMQ_LINE);
-            q->rq[n][p].pool = (char *)region + l.off_pool + ((uint64_t)p * 2 + n) * l.poolsz;
+            q->rq[n][p].off = AMQ_LINE;
         }
         q->pool[n].base = (char *)region + l.off_pool + ((uint64_t)me * 2 + n) * l.poolsz;
         q->pool[n].size = l.poolsz;
@@ -184,8 +186,9 @@ void amq_fini(pshm_ctx_t *ctx)
         return;
     for (int n = 0; n < AMQ_NETS; n++) {
         free(q->sq[n]);
-        free(q->rq[n]);
+        free(q->rlock[n]);
     }
+    free(q->rq[AMQ_REP]); /* both networks' array */
     free(q);
     ctx->amq = NULL;
 }

@@ -1,10 +1,10 @@
 /*
  * poll.c - the receiver: running handlers, pshm_poll, pshm_wait_until.
  *
- * The idle cost of a poll is one acquire load per incoming queue (2 P), of
- * the slot the receiver expects next: a line that stays in its cache until
- * the sender writes it. All consumer state is private (amq_rq_t); the shared
- * consumer count is written once per batch, never read here.
+ * The idle cost of a poll is one load per incoming queue (2 P), of the slot
+ * the receiver expects next: a line that stays in its cache until the sender
+ * writes it. All consumer state is private (amq_rq_t); the shared consumer
+ * count is written once per visit of a queue, never read here.
  */
 #include "amq_internal.h"
 
@@ -24,21 +24,41 @@ bad_message(pshm_ctx_t *ctx, int src, int net, uint32_t meta, uint64_t nbytes, c
                     AMQ_META_NA(meta), (unsigned long long)nbytes, why);
 }
 
+/* Slots fetched ahead of the one being handled: a stream's next slots are
+ * usually written already, and fetching them while a handler runs overlaps
+ * their transfers from the sender's cache instead of paying them in turn. */
+#define PREFETCH_AHEAD 4u
+
+static inline amq_slot_t *slot_ahead(amq_slot_t *s, unsigned k, amq_slot_t *end, uint32_t depth)
+{
+    return s + k < end ? s + k : s + k - depth;
+}
+
 /* Runs up to `budget` messages of one incoming queue; returns the count. A
  * message that cannot run is dropped (its slot and chunk released), counted,
- * and ends the call with *err set. */
-static unsigned poll_queue(pshm_ctx_t *ctx, amq_rq_t *rq, int net, int src, unsigned budget,
+ * and ends the call with *err set. The queue's position is kept in locals
+ * and stored back at the end: nothing polls this queue meanwhile (handlers
+ * may not poll; a reply waiting for room polls only the reply network, and a
+ * reply handler cannot reply; threads hold the queue's lock). */
+static unsigned poll_queue(pshm_ctx_t *ctx, unsigned j, int net, int src, unsigned budget,
                            int *err)
 {
-    const uint32_t depth = ctx->amq->l.depth;
+    struct amq *q = ctx->amq;
+    const uint32_t depth = q->l.depth;
+    amq_rq_t *rq = &q->rq[AMQ_REP][j];
+    char *qb = q->inq + (uint64_t)j * q->l.qstride;
+    amq_slot_t *const first = (amq_slot_t *)(qb + AMQ_LINE), *const end = first + depth;
+    amq_slot_t *s = (amq_slot_t *)(qb + rq->off);
+    uint32_t seq = rq->seq;
     unsigned n = 0;
 
     while (n < budget) {
-        amq_slot_t *s = amq_slot_at(rq->slots, rq->idx);
         /* Acquire: pairs with the sender's release of the stamp, so the
          * slot, its chunk and a Long payload are visible. */
-        if (atomic_load_explicit(&s->stamp, memory_order_acquire) != rq->seq)
+        if (atomic_load_explicit(&s->stamp, memory_order_acquire) != seq)
             break;
+        if (PREFETCH_AHEAD < depth)
+            __builtin_prefetch(slot_ahead(s, PREFETCH_AHEAD, end, depth), 0, 3);
         uint32_t meta = s->meta;
         unsigned h = AMQ_META_H(meta), na = AMQ_META_NA(meta), cat = AMQ_META_CAT(meta);
         uint64_t nbytes = s->nbytes, dsz;
@@ -54,21 +74,22 @@ static unsigned poll_queue(pshm_ctx_t *ctx, amq_rq_t *rq, int net, int src, unsi
             body += 8;
         }
         data = body;
-        dsz = 4u * na;
-        if (cat == AMQ_MEDIUM && nbytes)
-            dsz = PSHM_ALIGN_UP(dsz, 8) + nbytes;
         if (PSHM_UNLIKELY(AMQ_META_SP(meta))) {
             uint64_t off;
+            dsz = 4u * na;
+            if (cat == AMQ_MEDIUM && nbytes)
+                dsz = PSHM_ALIGN_UP(dsz, 8) + nbytes;
             __builtin_memcpy(&off, body, 8);
             /* Bounds: a corrupt offset must not make us read or write
              * outside the sender's pool. */
-            if (off > ctx->amq->l.poolsz || ctx->amq->l.poolsz - off < AMQ_CHUNK_HDR + dsz ||
+            if (off > q->l.poolsz || q->l.poolsz - off < AMQ_CHUNK_HDR + dsz ||
                 dsz > AMQ_CHUNK_MAX) {
                 *err = bad_message(ctx, ctx->nm.members[src], net, meta, nbytes,
                                    "its payload chunk lies outside the sender's pool");
                 goto next;
             }
-            chunk = (amq_chunk_t *)(rq->pool + off);
+            chunk = (amq_chunk_t *)(q->region + q->l.off_pool +
+                                    ((uint64_t)src * AMQ_NETS + (unsigned)net) * q->l.poolsz + off);
             data = (unsigned char *)chunk + AMQ_CHUNK_HDR;
         }
         if (cat == AMQ_MEDIUM)
@@ -91,51 +112,126 @@ static unsigned poll_queue(pshm_ctx_t *ctx, amq_rq_t *rq, int net, int src, unsi
              * sender may reuse it (its acquire in pool_reclaim). */
             atomic_store_explicit(&chunk->freed, 1, memory_order_release);
     next:
-        rq->seq++;
-        if (++rq->idx == depth)
-            rq->idx = 0;
+        seq++;
+        s = s + 1 == end ? first : s + 1;
         n++;
         if (PSHM_UNLIKELY(*err < 0))
             break; /* one report per call: the caller sees its message */
     }
+    rq->off = (uint32_t)((char *)s - qb);
+    rq->seq = seq;
     if (n)
         /* Release: every read of these slots (handlers included) is done
          * before the sender sees them free (its acquire in amq_send). */
-        atomic_store_explicit(&((amq_ctl_t *)rq->slots - 1)->consumed, rq->seq - 1,
-                              memory_order_release);
+        atomic_store_explicit(&((amq_ctl_t *)qb)->consumed, seq - 1, memory_order_release);
     return n;
 }
 
-int amq_poll(pshm_ctx_t *ctx, unsigned netmask)
+/*
+ * The idle scan: the first incoming queue j in [i, to) (both networks'
+ * indices) whose expected slot carries the expected stamp, or `to`. Per
+ * queue, one private word and one load of a line that stays in this cache
+ * until its sender writes it; four queues per branch. Relaxed: poll_queue
+ * takes the message with an acquire load.
+ */
+static inline unsigned scan(const struct amq *q, unsigned i, unsigned to)
+{
+    const amq_rq_t *r = q->rq[AMQ_REP] + i, *const rend = q->rq[AMQ_REP] + to;
+    const uint64_t st = q->l.qstride;
+    const char *b = q->inq + i * st;
+#define HIT(k) (atomic_load_explicit(&((const amq_slot_t *)(b + (k) * st + r[k].off))->stamp, \
+                                     memory_order_relaxed) == r[k].seq)
+    for (; rend - r >= 4; r += 4, b += 4 * st)
+        if (HIT(0) | HIT(1) | HIT(2) | HIT(3))
+            break;
+    for (; r < rend; r++, b += st)
+        if (HIT(0))
+            break;
+#undef HIT
+    return (unsigned)(r - q->rq[AMQ_REP]);
+}
+
+/* One queue, with its lock when threads may poll: the count run, or < 0. */
+static inline int poll_one(pshm_ctx_t *ctx, int net, unsigned i, unsigned budget, int *err)
+{
+    struct amq *q = ctx->amq;
+    unsigned n = 0;
+
+    if (!q->threads) {
+        n = poll_queue(ctx, (unsigned)net * q->l.nprocs + i, net, (int)i, budget, err);
+    } else if (amq_trylock(&q->rlock[net][i])) {
+        n = poll_queue(ctx, (unsigned)net * q->l.nprocs + i, net, (int)i, budget, err);
+        amq_unlock(&q->rlock[net][i]);
+    }
+    return n;
+}
+
+/* Serves the queues that have messages, senders in rotation. The caller's
+ * scan of [lo, hi) (indices into both networks' array) found the first
+ * message at `first`. */
+static int __attribute__((noinline))
+serve(pshm_ctx_t *ctx, unsigned netmask, unsigned first, unsigned hi)
 {
     struct amq *q = ctx->amq;
     const unsigned P = (unsigned)q->P;
     unsigned start, total = 0;
     int err = 0;
 
+    /* Only one queue has messages (a ping-pong, a single stream): the
+     * rotation cannot matter, take its batch directly. */
+    if (scan(q, first + 1, hi) == hi) {
+        int net = first >= P ? AMQ_REQ : AMQ_REP;
+        total = (unsigned)poll_one(ctx, net, first - (unsigned)net * P, AMQ_POLL_BATCH, &err);
+        return err < 0 ? err : (int)total;
+    }
+
     /* Rotate the first sender so that every sender is served in turn. A
      * racy update with threads only skews the rotation. */
     start = atomic_load_explicit(&q->rot, memory_order_relaxed);
     atomic_store_explicit(&q->rot, start + 1 >= P ? 0 : start + 1, memory_order_relaxed);
-    for (int net = 0; net < AMQ_NETS && err == 0; net++) {
-        amq_rq_t *rqs = q->rq[net];
+    for (int net = 0; net < AMQ_NETS; net++) {
+        unsigned base = (unsigned)net * P;
         if (!(netmask & (1u << net)))
             continue;
-        for (unsigned i = 0, s = start; i < P && total < AMQ_POLL_MAX && err == 0; i++) {
-            amq_rq_t *rq = &rqs[s];
-            unsigned budget = AMQ_POLL_MAX - total < AMQ_POLL_BATCH ? AMQ_POLL_MAX - total
-                                                                    : AMQ_POLL_BATCH;
-            if (!q->threads) {
-                total += poll_queue(ctx, rq, net, (int)s, budget, &err);
-            } else if (amq_trylock(&rq->lock)) {
-                total += poll_queue(ctx, rq, net, (int)s, budget, &err);
-                amq_unlock(&rq->lock);
+        /* Senders start .. P-1, then 0 .. start-1. */
+        for (unsigned lo = start, hi = P, pass = 0; pass < 2; pass++, hi = start, lo = 0) {
+            for (unsigned j = scan(q, base + lo, base + hi); j < base + hi;
+                 j = scan(q, j + 1, base + hi)) {
+                unsigned budget = AMQ_POLL_MAX - total < AMQ_POLL_BATCH ? AMQ_POLL_MAX - total
+                                                                        : AMQ_POLL_BATCH;
+                total += (unsigned)poll_one(ctx, net, j - base, budget, &err);
+                if (err < 0)
+                    return err;
+                if (total >= AMQ_POLL_MAX)
+                    return (int)total;
             }
-            if (++s == P)
-                s = 0;
         }
     }
-    return err < 0 ? err : (int)total;
+    return (int)total;
+}
+
+/* The incoming queues of both networks are one array, replies first (see
+ * amq_init), so an idle poll is a single scan over [lo, hi). */
+static inline int poll_inline(pshm_ctx_t *ctx, unsigned netmask)
+{
+    struct amq *q = ctx->amq;
+    unsigned P = (unsigned)q->P, hi = netmask & (1u << AMQ_REQ) ? 2 * P : P;
+    unsigned first = scan(q, netmask & (1u << AMQ_REP) ? 0 : P, hi);
+
+    return first == hi ? 0 : serve(ctx, netmask, first, hi);
+}
+
+int amq_poll(pshm_ctx_t *ctx, unsigned netmask) { return poll_inline(ctx, netmask); }
+
+int amq_pending(pshm_ctx_t *ctx)
+{
+    struct amq *q = ctx->amq;
+    unsigned hi = 2 * (unsigned)q->P;
+    int r = scan(q, 0, hi) != hi;
+
+    /* Acquire: pairs with the sender's release of the stamp just read. */
+    atomic_thread_fence(memory_order_acquire);
+    return r;
 }
 
 int pshm_poll(pshm_ctx_t *ctx)
@@ -148,7 +244,7 @@ int pshm_poll(pshm_ctx_t *ctx)
     }
     if (PSHM_UNLIKELY(amq_in_handler))
         return pshm_err(-EINVAL, "pshm_poll: cannot poll from inside a handler");
-    rc = amq_poll(ctx, 3u);
+    rc = poll_inline(ctx, 3u);
     if (rc == 0) {
         /* A program that only polls must still learn of a dead peer: every
          * 1024 idle polls, at most every ~1 ms, check liveness. */
@@ -178,7 +274,7 @@ int pshm_wait_until(pshm_ctx_t *ctx, int (*cond)(void *arg), void *arg)
     if (amq_in_handler)
         return pshm_err(-EINVAL, "pshm_wait_until: cannot wait from inside a handler");
     while (!cond(arg)) {
-        rc = amq_poll(ctx, 3u);
+        rc = poll_inline(ctx, 3u);
         if (rc < 0)
             return rc;
         if (rc == 0 && (rc = ctx_wait_step(ctx, &spins)) < 0)

@@ -20,7 +20,7 @@
 #include <errno.h>
 #include <string.h>
 
-_Thread_local unsigned amq_in_handler;
+_Thread_local unsigned amq_in_handler __attribute__((tls_model("initial-exec")));
 
 int pshm_am_register(pshm_ctx_t *ctx, const pshm_handler_entry_t *table, size_t count)
 {
@@ -116,10 +116,43 @@ static inline bool send_ok(const pshm_ctx_t *ctx, int dest, unsigned handler, co
     return e->fn != NULL && (e->nargs == PSHM_AM_ANY_NARGS || (unsigned)e->nargs == nargs);
 }
 
-/* Copies args (and a Medium payload, 8-aligned after them) to dst. */
-static inline void put_data(unsigned char *dst, unsigned nargs, const uint32_t *args,
-                            const void *buf, uint64_t nbytes, int cat)
+/* Copies n <= 64 bytes with a few overlapping fixed-size moves: no call and
+ * no loop for the inline data of a slot (libc's memcpy costs a call and a
+ * size dispatch, a sizable part of a Short send). */
+static inline void copy_small(unsigned char *d, const unsigned char *s, size_t n)
 {
+    if (n >= 16) {
+        if (n >= 32) {
+            __builtin_memcpy(d, s, 32);
+            __builtin_memcpy(d + n - 32, s + n - 32, 32);
+        } else {
+            __builtin_memcpy(d, s, 16);
+            __builtin_memcpy(d + n - 16, s + n - 16, 16);
+        }
+    } else if (n >= 8) {
+        __builtin_memcpy(d, s, 8);
+        __builtin_memcpy(d + n - 8, s + n - 8, 8);
+    } else if (n >= 4) {
+        __builtin_memcpy(d, s, 4);
+        __builtin_memcpy(d + n - 4, s + n - 4, 4);
+    } else if (n > 0) {
+        d[0] = s[0];
+        d[n / 2] = s[n / 2];
+        d[n - 1] = s[n - 1];
+    }
+}
+
+/* Copies args (and a Medium payload, 8-aligned after them) to dst; `small`
+ * when everything fits a slot's body. */
+static inline void put_data(unsigned char *dst, unsigned nargs, const uint32_t *args,
+                            const void *buf, uint64_t nbytes, int cat, bool small)
+{
+    if (small) {
+        copy_small(dst, (const unsigned char *)args, 4u * nargs);
+        if (cat == AMQ_MEDIUM)
+            copy_small(dst + PSHM_ALIGN_UP(4u * nargs, 8), buf, nbytes);
+        return;
+    }
     if (nargs)
         memcpy(dst, args, 4u * nargs);
     if (cat == AMQ_MEDIUM && nbytes)
@@ -139,36 +172,55 @@ static int wait_room(pshm_ctx_t *ctx, int net, uint32_t *spins)
     return ctx_wait_step(ctx, spins);
 }
 
+/* Fills the slot of sq->seq (room checked, chunk filled) and publishes it. */
+static inline __attribute__((always_inline)) void
+post(amq_sq_t *sq, uint32_t depth, unsigned handler, int cat, bool spill, uint64_t off,
+     const void *buf, uint64_t nbytes, uint64_t raddr, unsigned nargs, const uint32_t *args)
+{
+    amq_slot_t *s = sq->slots + sq->idx;
+    unsigned char *body = s->body;
+
+    s->meta = AMQ_META(handler, nargs, cat, spill);
+    s->nbytes = nbytes;
+    if (cat == AMQ_LONG) {
+        __builtin_memcpy(body, &raddr, 8);
+        body += 8;
+    }
+    if (spill)
+        __builtin_memcpy(body, &off, 8);
+    else
+        put_data(body, nargs, args, buf, nbytes, cat, true);
+    /* Release: the slot's fields, the chunk (header and data) and a Long
+     * payload are visible before the receiver can see the stamp. */
+    atomic_store_explicit(&s->stamp, sq->seq, memory_order_release);
+    sq->seq++;
+    if (++sq->idx == depth)
+        sq->idx = 0;
+}
+
 /*
- * The one send path. `dlocal` is the destination's supernode rank; for a
- * Long, `ldst` is where the payload goes in this process's view and `raddr`
- * the same place in the destination's view.
+ * The general send path: threads, a full queue, a payload that spills into
+ * the pool. `dlocal` is the destination's supernode rank; for a Long, `ldst`
+ * is where the payload goes in this process's view and `raddr` the same
+ * place in the destination's view.
  */
-static int amq_send(pshm_ctx_t *ctx, int dlocal, int net, unsigned handler, int cat,
-                    const void *buf, uint64_t nbytes, void *ldst, uint64_t raddr, unsigned flags,
-                    unsigned nargs, const uint32_t *args)
+static int __attribute__((noinline))
+send_slow(pshm_ctx_t *ctx, int dlocal, int net, unsigned handler, int cat, const void *buf,
+          uint64_t nbytes, void *ldst, uint64_t raddr, unsigned flags, unsigned nargs,
+          const uint32_t *args, bool spill, uint64_t dsz)
 {
     struct amq *q = ctx->amq;
     amq_sq_t *sq = &q->sq[net][dlocal];
-    uint64_t dsz, cap, off = 0;
+    uint64_t off = 0;
     uint32_t spins = 0;
-    bool spill;
-    amq_slot_t *s;
-    unsigned char *body;
     int rc = 0;
-
-    dsz = 4u * nargs;
-    if (cat == AMQ_MEDIUM && nbytes)
-        dsz = PSHM_ALIGN_UP(dsz, 8) + nbytes;
-    cap = AMQ_BODY - (cat == AMQ_LONG ? 8 : 0);
-    spill = dsz > cap;
 
     if (q->threads)
         amq_lock(&sq->lock);
     /* Room in the queue: seq - consumed <= depth (unsigned, see amq_sq_t).
      * Acquire on `consumed` pairs with the receiver's release after its
      * handlers returned, so overwriting the slot cannot race its reads. */
-    while (PSHM_UNLIKELY(sq->seq - sq->cached > q->l.depth)) {
+    while (sq->seq - sq->cached > q->l.depth) {
         sq->cached = atomic_load_explicit(&sq->ctl->consumed, memory_order_acquire);
         if (sq->seq - sq->cached <= q->l.depth)
             break;
@@ -200,34 +252,42 @@ static int amq_send(pshm_ctx_t *ctx, int dlocal, int net, unsigned handler, int 
             if ((rc = wait_room(ctx, net, &spins)) < 0)
                 goto out;
         }
-        put_data((unsigned char *)q->pool[net].base + off + AMQ_CHUNK_HDR, nargs, args, buf,
-                 nbytes, cat);
+        put_data((unsigned char *)p->base + off + AMQ_CHUNK_HDR, nargs, args, buf, nbytes, cat,
+                 false);
     }
     if (cat == AMQ_LONG && nbytes)
         memcpy(ldst, buf, nbytes);
-
-    s = amq_slot_at(sq->slots, sq->idx);
-    s->meta = AMQ_META(handler, nargs, cat, spill);
-    s->nbytes = nbytes;
-    body = s->body;
-    if (cat == AMQ_LONG) {
-        memcpy(body, &raddr, 8);
-        body += 8;
-    }
-    if (spill)
-        memcpy(body, &off, 8);
-    else
-        put_data(body, nargs, args, buf, nbytes, cat);
-    /* Release: the slot's fields, the chunk (header and data) and a Long
-     * payload are visible before the receiver can see the stamp. */
-    atomic_store_explicit(&s->stamp, sq->seq, memory_order_release);
-    sq->seq++;
-    if (++sq->idx == q->l.depth)
-        sq->idx = 0;
+    post(sq, q->l.depth, handler, cat, spill, off, buf, nbytes, raddr, nargs, args);
 out:
     if (q->threads)
         amq_unlock(&sq->lock);
     return rc;
+}
+
+/* The send path, inlined into each public call: without threads, with room
+ * in the queue (the cached consumer count says so) and data that fits the
+ * slot, a message is one slot written; anything else goes to send_slow. */
+static inline __attribute__((always_inline)) int
+amq_send(pshm_ctx_t *ctx, int dlocal, int net, unsigned handler, int cat, const void *buf,
+         uint64_t nbytes, void *ldst, uint64_t raddr, unsigned flags, unsigned nargs,
+         const uint32_t *args)
+{
+    struct amq *q = ctx->amq;
+    amq_sq_t *sq = &q->sq[net][dlocal];
+    uint64_t dsz = 4u * nargs;
+    bool spill;
+
+    if (cat == AMQ_MEDIUM && nbytes)
+        dsz = PSHM_ALIGN_UP(dsz, 8) + nbytes;
+    spill = dsz > AMQ_BODY - (cat == AMQ_LONG ? 8 : 0);
+    if (PSHM_LIKELY(!q->threads && !spill && sq->seq - sq->cached <= q->l.depth)) {
+        if (cat == AMQ_LONG && nbytes)
+            memcpy(ldst, buf, nbytes);
+        post(sq, q->l.depth, handler, cat, false, 0, buf, nbytes, raddr, nargs, args);
+        return 0;
+    }
+    return send_slow(ctx, dlocal, net, handler, cat, buf, nbytes, ldst, raddr, flags, nargs,
+                     args, spill, dsz);
 }
 
 /* Long target: [raddr, raddr + n) must lie in dest's segment (owner view). */
@@ -245,7 +305,10 @@ static int long_target(pshm_ctx_t *ctx, const char *fn, int dlocal, const void *
     return 0;
 }
 
-static int request(pshm_ctx_t *ctx, const char *fn, int dest, unsigned handler, int cat,
+/* request() and reply() are inlined into each public call, so that the
+ * category is a constant and its dead branches vanish from the fast path. */
+static inline __attribute__((always_inline)) int
+request(pshm_ctx_t *ctx, const char *fn, int dest, unsigned handler, int cat,
                    const void *buf, uint64_t nbytes, void *dest_addr, unsigned flags,
                    unsigned nargs, const uint32_t *args)
 {
@@ -269,7 +332,8 @@ static int request(pshm_ctx_t *ctx, const char *fn, int dest, unsigned handler, 
                     (uint64_t)(uintptr_t)dest_addr, flags, nargs, args);
 }
 
-static int reply(pshm_token_t *t, const char *fn, unsigned handler, int cat, const void *buf,
+static inline __attribute__((always_inline)) int
+reply(pshm_token_t *t, const char *fn, unsigned handler, int cat, const void *buf,
                  uint64_t nbytes, void *dest_addr, unsigned flags, unsigned nargs,
                  const uint32_t *args)
 {
