@@ -46,6 +46,7 @@ static struct {
     char **argv;
     char tag[PSHM_TAG_MAX + 1];
     proc_t *p;
+    struct { int rank, status; } *reaped;   /* one reap pass, job.n entries */
     int alive;                 /* not yet reaped */
     int count;                 /* contributions to the current exchange */
     /* The first failure; ending = SIGTERM sent, kill_at = when SIGKILL goes. */
@@ -423,16 +424,29 @@ static void on_exit_status(int r, int st)
     check_stranded();
 }
 
+/*
+ * Collects every process that has ended, then reports deaths by signal
+ * first: when one rank crashes, the others notice and exit with an error at
+ * once, and waitpid returns the oldest child first, so the crash would
+ * otherwise be blamed on a rank that only reacted to it.
+ */
 static void reap(void)
 {
-    int st;
+    int n = 0, st;
     pid_t pid;
 
-    while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
+    while (n < job.n && (pid = waitpid(-1, &st, WNOHANG)) > 0) {
         int r = find_rank(pid);
-        if (r >= 0)
-            on_exit_status(r, st);
+        if (r >= 0) {
+            job.reaped[n].rank = r;
+            job.reaped[n].status = st;
+            n++;
+        }
     }
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < n; i++)
+            if ((pass == 0) == (WIFSIGNALED(job.reaped[i].status) != 0))
+                on_exit_status(job.reaped[i].rank, job.reaped[i].status);
 }
 
 /* Signals within this time of the first count as the same one: a signal
@@ -644,7 +658,8 @@ int main(int argc, char **argv)
         return 1;
     }
     job.p = calloc((size_t)job.n, sizeof *job.p);
-    if (job.p == NULL) {
+    job.reaped = calloc((size_t)job.n, sizeof *job.reaped);
+    if (job.p == NULL || job.reaped == NULL) {
         say("cannot allocate the table of %d processes", job.n);
         return 1;
     }
