@@ -81,7 +81,8 @@ expect 0 "Exit status" -- --help
 : >"$T/int"
 "$P" -n 3 "$C" sigint >"$T/int" 2>&1 &
 pid=$!
-(sleep 30; kill -KILL $pid) 2>/dev/null &
+# The watchdog's sleep goes with it when the watchdog is told to stop.
+(trap 'kill $s 2>/dev/null; exit 0' TERM; sleep 30 & s=$!; wait $s; kill -KILL $pid) 2>/dev/null &
 watchdog=$!
 for _ in $(seq 100); do
     [ "$(grep -c ready "$T/int")" = 3 ] && break

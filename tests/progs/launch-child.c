@@ -66,6 +66,10 @@ int main(int argc, char **argv)
         return 0;
     }
 
+    /* Survivors stay to report what the bootstrap says: pshmrun's SIGTERM
+     * may come as soon as init is over, so it is ignored from the start. */
+    if (strcmp(mode, "exit") == 0 || strcmp(mode, "mismatch") == 0)
+        signal(SIGTERM, SIG_IGN);
     rc = pshm_init(&ctx, NULL);
     if (rc < 0)
         die("pshm_init", rc);
