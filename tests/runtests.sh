@@ -3,8 +3,8 @@
 # runtests.sh - runs the tests from the top of the build tree.
 #
 #   tests/runtests.sh [t-NAME ...]     (default: every tests/t-* program and
-#                                       tests/t-*.sh, then tests/mpi/t-* under
-#                                       mpirun when they were built)
+#                                       tests/t-*.sh; the MPI programs in
+#                                       tests/mpi/ are driven by t-mpi.sh)
 #
 # Each test runs with PSHM_BUILD=<top> and a timeout (PSHM_TEST_TIMEOUT
 # seconds, default 120). Shared-memory objects named pshm* in /dev/shm and the
@@ -113,15 +113,9 @@ else
     *) [ -f "$f" ] && [ -x "$f" ] && tests+=("$f") ;;
     esac
   done
-  for f in tests/mpi/t-*; do
-    case $f in *.c|*.o|*.d) continue ;; esac
-    [ -f "$f" ] && [ -x "$f" ] && tests+=("$f")
-  done
 fi
 
-# MPI tests run under mpirun; Open MPI refuses root unless told.
-mpi_np=${PSHM_MPI_NP:-2}
-mpirun=${MPIRUN:-mpirun}
+# t-mpi.sh runs mpirun; Open MPI refuses root unless told.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 
 setsid=""
@@ -135,7 +129,6 @@ failed=0
 skipped=0
 for t in "${tests[@]}"; do
   name=$(basename "$t")
-  case $t in tests/mpi/*) name=mpi-$name ;; esac
   log=$logdir/$name.log
   if [ ! -e "$t" ]; then
     echo "FAIL $name: $t does not exist (not built?)"
@@ -144,13 +137,6 @@ for t in "${tests[@]}"; do
   fi
   case $t in
   *.sh) if [ -x "$t" ]; then cmd=("$t"); else cmd=(sh "$t"); fi ;;
-  tests/mpi/*)
-    if ! command -v "$mpirun" >/dev/null 2>&1; then
-      echo "SKIP $name: $mpirun not found"
-      skipped=$((skipped + 1))
-      continue
-    fi
-    cmd=("$mpirun" --oversubscribe -n "$mpi_np" "$t") ;;
   *) cmd=("$t") ;;
   esac
 
