@@ -13,6 +13,8 @@
 
 int main(int argc, char **argv)
 {
+    if (am_no_peers())
+        return T_SKIP;
     int st = th_launch(argc, argv, NP);
     if (st >= 0) return st;
     pshm_ctx_t *ctx = am_setup(0, 4096);

@@ -61,6 +61,8 @@ static void *worker(void *arg)
 
 int main(int argc, char **argv)
 {
+    if (am_no_peers())
+        return T_SKIP;
     int st = th_launch(argc, argv, NP);
     if (st >= 0) return st;
     ctx = am_setup(PSHM_INIT_THREADS, 4096);

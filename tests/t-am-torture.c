@@ -135,6 +135,8 @@ static int replies_done(void *arg) { (void)arg; return replies_got == replies_ex
 
 int main(int argc, char **argv)
 {
+    if (am_no_peers())
+        return T_SKIP;
     if (!getenv("PSHM_RANK")) {
         static const int sizes[] = {2, 3, 5, 8};
         for (unsigned i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
