@@ -139,8 +139,9 @@ static inline unsigned scan(const struct amq *q, unsigned i, unsigned to)
     const amq_rq_t *r = q->rq[AMQ_REP] + i, *const rend = q->rq[AMQ_REP] + to;
     const uint64_t st = q->l.qstride;
     const char *b = q->inq + i * st;
-#define HIT(k) (atomic_load_explicit(&((const amq_slot_t *)(b + (k) * st + r[k].off))->stamp, \
-                                     memory_order_relaxed) == r[k].seq)
+/* int, so that the four tests below combine with a branch-free '|'. */
+#define HIT(k) ((int)(atomic_load_explicit(&((const amq_slot_t *)(b + (k) * st + r[k].off))->stamp, \
+                                           memory_order_relaxed) == r[k].seq))
     for (; rend - r >= 4; r += 4, b += 4 * st)
         if (HIT(0) | HIT(1) | HIT(2) | HIT(3))
             break;
