@@ -368,7 +368,8 @@ int pshm_finalize(pshm_ctx_t *ctx)
 
 void pshm_abort(pshm_ctx_t *ctx, int code)
 {
-    if (code == 0)
+    /* 0 is "running" and LIVE_DIED_CODE "died" in the abort word. */
+    if (code == 0 || code == LIVE_DIED_CODE)
         code = 1;
     if (ctx != NULL && ctx == atomic_load(&live_ctx)) {
         if (ctx->state == CTX_ATTACHED)

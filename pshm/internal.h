@@ -176,6 +176,9 @@ int ctx_wait_step(pshm_ctx_t *ctx, uint32_t *spins);
 /* Checks now: -ESRCH if a supernode peer died, -ECANCELED if aborted, else 0.
  * peer >= 0 restricts the death check to that supernode rank. */
 int live_check(pshm_ctx_t *ctx, int peer);
+/* Code in the supernode's abort word that means "this rank died" (recorded by
+ * the first survivor to notice); pshm_abort never records it. */
+#define LIVE_DIED_CODE INT32_MIN
 int live_init(pshm_ctx_t *ctx);  /* opens pidfds after the attach exchange */
 /* While named objects exist (inside pshm_attach), a fatal signal removes the
  * names first, then goes to the application's handler or default action. */

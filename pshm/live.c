@@ -87,18 +87,42 @@ static int peer_dead(pshm_ctx_t *ctx, int nr)
     return poll(&p, 1, 0) > 0 && (p.revents & (POLLIN | POLLHUP)) != 0;
 }
 
+/* The supernode's first failure, as recorded in the abort word. */
+static int report_first(pshm_ctx_t *ctx, int rank, int code)
+{
+    int nr;
+
+    if (code != LIVE_DIED_CODE)
+        return pshm_err(-ECANCELED, "the job was aborted by rank %d with code %d", rank, code);
+    nr = rank >= 0 && rank < ctx->size ? ctx_local(ctx, rank) : -1;
+    if (nr >= 0 && ctx->peer_pid != NULL)
+        return pshm_err(-ESRCH, "rank %d (pid %d) died without finalizing; the job cannot go "
+                        "on", rank, (int)ctx->peer_pid[nr]);
+    return pshm_err(-ESRCH, "rank %d died without finalizing; the job cannot go on", rank);
+}
+
+/*
+ * A death is recorded once in the supernode's abort word (first writer wins)
+ * and what the word holds is reported: every survivor then names the same
+ * first failure, not a fellow survivor that exited after noticing it.
+ */
 int live_check(pshm_ctx_t *ctx, int peer)
 {
     int rank, code;
 
     if (ctx->amq != NULL && amq_aborted(ctx, &rank, &code))
-        return pshm_err(-ECANCELED, "the job was aborted by rank %d with code %d", rank, code);
+        return report_first(ctx, rank, code);
     for (int nr = 0; nr < ctx->nm.node_size; nr++) {
         if (peer >= 0 && nr != peer)
             continue;
-        if (peer_dead(ctx, nr))
-            return pshm_err(-ESRCH, "rank %d (pid %d) died without finalizing; the job "
-                            "cannot go on", ctx->nm.members[nr], (int)ctx->peer_pid[nr]);
+        if (!peer_dead(ctx, nr))
+            continue;
+        if (ctx->amq == NULL)
+            return report_first(ctx, ctx->nm.members[nr], LIVE_DIED_CODE);
+        amq_set_abort(ctx, ctx->nm.members[nr], LIVE_DIED_CODE);
+        /* Another survivor may have recorded an earlier failure first. */
+        if (amq_aborted(ctx, &rank, &code))
+            return report_first(ctx, rank, code);
     }
     return 0;
 }
