@@ -362,6 +362,8 @@ int pshm_finalize(pshm_ctx_t *ctx)
     boot_close(&ctx->boot);
     nodemap_free(&ctx->nm);
     atomic_store(&live_ctx, NULL);
+    /* A stale pointer used later reads a state that is not attached. */
+    memset(ctx, 0, sizeof *ctx);
     free(ctx);
     return rc < 0 ? pshm_err_prefix(rc, "pshm_finalize") : 0;
 }
