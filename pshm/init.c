@@ -19,13 +19,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 /* The live context of this process: detects a double init and calls made
  * with a context that was finalized (they are never dereferenced). */
 static pshm_ctx_t *_Atomic live_ctx;
 
-#define ATTACH_MSG_MAX 200
+/* A failing rank's sentence, whole, to every other rank. */
+#define ATTACH_MSG_MAX 480
 
 typedef struct attach_rec {
     seg_ref_t seg;          /* my segment */
@@ -235,14 +237,52 @@ static int attach_agree(pshm_ctx_t *ctx, int my_rc)
     return rc;
 }
 
+/* Which limit holds each process's segment to `max`, and how to raise it. */
+static const char *segsize_limit(const pshm_ctx_t *ctx, uint64_t max, uint64_t reserved,
+                                 char *buf, size_t n)
+{
+    const segsize_spec_t *s = &ctx->cfg.max_segsize;
+    uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+    struct rlimit rl;
+
+    /* Same share as seg_max_size: (limit - AM region) / processes - header. */
+    if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+        ((uint64_t)rl.rlim_cur > reserved ? ((uint64_t)rl.rlim_cur - reserved) : 0) /
+                (uint64_t)ctx->nm.node_size <= max + SEG_HDR_SIZE + page)
+        return "the address space limit of the process; raise it (ulimit -v)";
+    if (s->bytes != 0 && (s->per == 'h' ? s->bytes / (uint64_t)ctx->nm.node_size : s->bytes) <= max)
+        return "GASNET_MAX_SEGSIZE; raise it";
+#if defined(PSHM_BACKEND_FILE)
+    snprintf(buf, n, "the free space of GASNET_TMPDIR (%s); free space there or set "
+             "GASNET_TMPDIR to a larger file system", ctx->cfg.tmpdir);
+#elif defined(PSHM_BACKEND_SYSV)
+    snprintf(buf, n, "kernel.shmmax / kernel.shmall (or the memory free for them); raise "
+             "them with sysctl -w kernel.shmmax=<bytes> kernel.shmall=<pages>");
+#else
+    snprintf(buf, n, "the free space of /dev/shm; enlarge it (mount -o remount,size=<bytes> "
+             "/dev/shm; in Docker: --shm-size)");
+#endif
+    return buf;
+}
+
 /* The segment size to create: page-rounded, within what the machine allows. */
 static int attach_segsize(pshm_ctx_t *ctx, size_t asked, uint64_t region_len, size_t *out)
 {
     uint64_t max, page = (uint64_t)sysconf(_SC_PAGESIZE);
-    char a[32], m[32];
+    char a[32], m[32], why[PSHM_PATH_MAX + 160];
     int rc;
 
     rc = seg_max_size(&ctx->cfg, ctx->nm.node_size, region_len + SEG_HDR_SIZE, &max);
+    if (rc < 0 && seg_max_size(&ctx->cfg, ctx->nm.node_size, SEG_HDR_SIZE, &max) == 0) {
+        /* Without the queues there would be room: they are what to lower. */
+        char q[32], e[32];
+        return pshm_err(rc, "the message queues of %d processes need %s, more than this host "
+                        "can give (GASNET_PSHMNET_QUEUE_DEPTH=%u, GASNET_PSHMNET_QUEUE_MEMORY=%s "
+                        "per process); lower them", ctx->nm.node_size,
+                        pshm_fmt_size(q, sizeof q, region_len),
+                        (unsigned)ctx->cfg.queue_depth,
+                        pshm_fmt_size(e, sizeof e, ctx->cfg.queue_memory));
+    }
     if (rc < 0)
         return rc;
     if (asked == PSHM_SEGSIZE_MAX) {
@@ -254,11 +294,11 @@ static int attach_segsize(pshm_ctx_t *ctx, size_t asked, uint64_t region_len, si
     *out = (size_t)PSHM_ALIGN_UP((uint64_t)asked, page);
     if (*out > max)
         return pshm_err(-ENOSPC, "pshm_attach: asked for a %s segment, but at most %s is "
-                        "available to each of the %d processes on this host (backing store, "
-                        "GASNET_MAX_SEGSIZE, address space); ask for less, or see "
-                        "pshm-info for the limits to raise",
+                        "available to each of the %d processes on this host, the limit being "
+                        "%s; or ask for less (pshm-info shows every limit)",
                         pshm_fmt_size(a, sizeof a, *out), pshm_fmt_size(m, sizeof m, max),
-                        ctx->nm.node_size);
+                        ctx->nm.node_size,
+                        segsize_limit(ctx, max, region_len + SEG_HDR_SIZE, why, sizeof why));
     return 0;
 }
 
@@ -303,7 +343,7 @@ int pshm_attach(pshm_ctx_t *ctx, size_t segsize)
         memset(&mine, 0, sizeof mine);
         rec_fail(&mine, rc);
         if (boot_exchange(&ctx->boot, &mine, sizeof mine, recs) == 0)
-            rc = first_failure(recs, ctx->size, "pshm_attach");
+            rc = first_failure(recs, ctx->size, "checking the segment size");
         goto fail;
     }
     sigguard_arm(ctx, &ctx->segs[ctx->nm.node_rank], &ctx->region);
