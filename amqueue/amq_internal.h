@@ -158,6 +158,11 @@ _Static_assert(sizeof(amq_rq_t) == 8, "one word per queue in the idle scan");
  * Live chunks are [tail, head) when wrap == 0, else [tail, wrap) + [0, head).
  * See pool.c.
  */
+/* Bytes of a pool reused first, while they can be (see amq_pool_alloc);
+ * at least one largest chunk. */
+#define AMQ_POOL_HOT (256u * 1024u)
+_Static_assert(AMQ_POOL_HOT >= AMQ_CHUNK_MAX, "the hot ring holds a largest chunk");
+
 typedef struct amq_pool {
     char *base;
     uint64_t size, head, tail, wrap, used;

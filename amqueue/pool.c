@@ -17,8 +17,9 @@
  * once. Flags left over inside reused bytes are never read, since the sender
  * only reads flags at chunk starts it recorded, each reset to 0 when carved
  * (published to the receiver by the slot's release store). When everything
- * is reclaimed the pool restarts at offset 0, so a steady stream reuses the
- * same cache-hot bytes and cannot fragment: free space is always at most two
+ * is reclaimed the pool restarts at offset 0, and the head wraps early when
+ * the start is free (amq_pool_alloc), so a steady stream reuses the same
+ * cache-hot bytes and cannot fragment: free space is always at most two
  * contiguous runs.
  */
 #include "amq_internal.h"
@@ -45,12 +46,14 @@ static void pool_reclaim(amq_pool_t *p)
         p->head = p->tail = p->wrap = 0;
 }
 
-static uint64_t pool_carve(amq_pool_t *p, uint64_t bytes)
+/* Carves from the head, or wraps to 0 once the head would pass `limit`
+ * and the start of the pool is free. */
+static uint64_t pool_carve(amq_pool_t *p, uint64_t bytes, uint64_t limit)
 {
     uint64_t off;
 
     if (p->wrap == 0) {
-        if (p->head + bytes <= p->size) {
+        if (p->head + bytes <= limit) {
             off = p->head;
             p->head += bytes;
         } else if (p->used > 0 && bytes <= p->tail) {
@@ -71,14 +74,25 @@ static uint64_t pool_carve(amq_pool_t *p, uint64_t bytes)
     return off;
 }
 
+/*
+ * The pool is used as a ring of AMQ_POOL_HOT bytes while the receiver keeps
+ * up, and grows to its full size only when it does not: a stream that
+ * cycled through the whole pool (1 MiB by default) would copy into lines
+ * evicted from this core's L2 since their last use, where a small ring
+ * copies into lines still held here. Reclaiming is one load of the oldest
+ * chunk's flag, done only when the hot ring is exhausted.
+ */
 uint64_t amq_pool_alloc(amq_pool_t *p, uint64_t bytes)
 {
-    uint64_t off = pool_carve(p, bytes);
+    uint64_t hot = p->size < AMQ_POOL_HOT ? p->size : AMQ_POOL_HOT;
+    uint64_t off = pool_carve(p, bytes, hot);
     amq_chunk_t *c;
 
     if (off == UINT64_MAX) {
         pool_reclaim(p);
-        off = pool_carve(p, bytes);
+        off = pool_carve(p, bytes, hot);
+        if (off == UINT64_MAX)
+            off = pool_carve(p, bytes, p->size);
         if (off == UINT64_MAX)
             return off;
     }
