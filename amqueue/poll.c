@@ -40,8 +40,8 @@ static inline amq_slot_t *slot_ahead(amq_slot_t *s, unsigned k, amq_slot_t *end,
  * and stored back at the end: nothing polls this queue meanwhile (handlers
  * may not poll; a reply waiting for room polls only the reply network, and a
  * reply handler cannot reply; threads hold the queue's lock). */
-static unsigned poll_queue(pshm_ctx_t *ctx, unsigned j, int net, int src, unsigned budget,
-                           int *err)
+static inline __attribute__((always_inline)) unsigned
+poll_queue(pshm_ctx_t *ctx, unsigned j, int net, int src, unsigned budget, int *err)
 {
     struct amq *q = ctx->amq;
     const uint32_t depth = q->l.depth;
@@ -51,6 +51,8 @@ static unsigned poll_queue(pshm_ctx_t *ctx, unsigned j, int net, int src, unsign
     amq_slot_t *s = (amq_slot_t *)(qb + rq->off);
     uint32_t seq = rq->seq;
     unsigned n = 0;
+    /* The token is the same for the whole batch: built once. */
+    pshm_token_t tok = {ctx, ctx->nm.members[src], src, (uint8_t)net, 0};
 
     while (n < budget) {
         /* Acquire: pairs with the sender's release of the stamp, so the
@@ -60,13 +62,19 @@ static unsigned poll_queue(pshm_ctx_t *ctx, unsigned j, int net, int src, unsign
         if (PREFETCH_AHEAD < depth)
             __builtin_prefetch(slot_ahead(s, PREFETCH_AHEAD, end, depth), 0, 3);
         uint32_t meta = s->meta;
-        unsigned h = AMQ_META_H(meta), na = AMQ_META_NA(meta), cat = AMQ_META_CAT(meta);
+        unsigned na = AMQ_META_NA(meta), cat = AMQ_META_CAT(meta);
         uint64_t nbytes = s->nbytes, dsz;
         unsigned char *body = s->body, *data;
         amq_chunk_t *chunk = NULL;
         void *buf = NULL;
-        const pshm_handler_entry_t *e = &ctx->handlers[h];
+        const pshm_handler_entry_t *e = &ctx->handlers[AMQ_META_H(meta)];
+        pshm_handler_fn fn = e->fn;
+        int enargs = e->nargs;
 
+        /* A Short with its data inline, the common case, goes straight to
+         * the checks and the call. */
+        if (PSHM_LIKELY((meta & (3u << 13 | 1u << 15)) == 0))
+            goto checked;
         if (cat == AMQ_LONG) {
             uint64_t a;
             __builtin_memcpy(&a, body, 8);
@@ -74,7 +82,7 @@ static unsigned poll_queue(pshm_ctx_t *ctx, unsigned j, int net, int src, unsign
             body += 8;
         }
         data = body;
-        if (PSHM_UNLIKELY(AMQ_META_SP(meta))) {
+        if (AMQ_META_SP(meta)) {
             uint64_t off;
             dsz = 4u * na;
             if (cat == AMQ_MEDIUM && nbytes)
@@ -84,7 +92,7 @@ static unsigned poll_queue(pshm_ctx_t *ctx, unsigned j, int net, int src, unsign
              * outside the sender's pool. */
             if (off > q->l.poolsz || q->l.poolsz - off < AMQ_CHUNK_HDR + dsz ||
                 dsz > AMQ_CHUNK_MAX) {
-                *err = bad_message(ctx, ctx->nm.members[src], net, meta, nbytes,
+                *err = bad_message(ctx, tok.src, net, meta, nbytes,
                                    "its payload chunk lies outside the sender's pool");
                 goto next;
             }
@@ -94,19 +102,25 @@ static unsigned poll_queue(pshm_ctx_t *ctx, unsigned j, int net, int src, unsign
         }
         if (cat == AMQ_MEDIUM)
             buf = data + PSHM_ALIGN_UP(4u * na, 8);
-        if (PSHM_UNLIKELY(e->fn == NULL || (e->nargs != PSHM_AM_ANY_NARGS &&
-                                            (unsigned)e->nargs != na) ||
-                          cat > AMQ_LONG || na > PSHM_AM_MAX_ARGS ||
-                          (cat == AMQ_MEDIUM && nbytes > PSHM_AM_MEDIUM_MAX))) {
-            *err = bad_message(ctx, ctx->nm.members[src], net, meta, nbytes,
-                               e->fn == NULL ? "that handler is not registered here"
-                                             : "the argument count does not match the handler");
-        } else {
-            pshm_token_t tok = {ctx, ctx->nm.members[src], src, (uint8_t)net, 0};
-            amq_in_handler++;
-            e->fn(&tok, buf, (size_t)nbytes, (const uint32_t *)data, na);
-            amq_in_handler--;
+        if (PSHM_UNLIKELY(cat > AMQ_LONG || (cat == AMQ_MEDIUM && nbytes > PSHM_AM_MEDIUM_MAX))) {
+            *err = bad_message(ctx, tok.src, net, meta, nbytes,
+                               "its category or size is invalid");
+            goto release;
         }
+        body = data;
+    checked:
+        if (PSHM_UNLIKELY(fn == NULL || na > PSHM_AM_MAX_ARGS ||
+                          (enargs != PSHM_AM_ANY_NARGS && (unsigned)enargs != na))) {
+            *err = bad_message(ctx, tok.src, net, meta, nbytes,
+                               fn == NULL ? "that handler is not registered here"
+                                          : "the argument count does not match the handler");
+        } else {
+            amq_in_handler++;
+            fn(&tok, buf, (size_t)nbytes, (const uint32_t *)body, na);
+            amq_in_handler--;
+            tok.replied = 0;
+        }
+    release:
         if (chunk)
             /* Release: the handler's reads of the chunk are done before the
              * sender may reuse it (its acquire in pool_reclaim). */
@@ -167,27 +181,28 @@ static inline int poll_one(pshm_ctx_t *ctx, int net, unsigned i, unsigned budget
     return n;
 }
 
-/* Serves the queues that have messages, senders in rotation. The caller's
- * scan of [lo, hi) (indices into both networks' array) found the first
- * message at `first`. */
+/* Serves the queues that have messages. The caller's scan of [lo, hi)
+ * (indices into both networks' array) found the first message at `first`:
+ * its batch runs at once, so the handler of a lone message (a ping-pong)
+ * is reached with nothing else done first. Then, if any queue still has
+ * messages, a pass over the senders in rotation: the rotation's start
+ * moves every call, so every sender is served in turn whatever `first` is. */
 static int __attribute__((noinline))
 serve(pshm_ctx_t *ctx, unsigned netmask, unsigned first, unsigned hi)
 {
     struct amq *q = ctx->amq;
     const unsigned P = (unsigned)q->P;
-    unsigned start, total = 0;
-    int err = 0;
+    unsigned start, total;
+    int err = 0, fnet = first >= P ? AMQ_REQ : AMQ_REP;
 
-    /* Only one queue has messages (a ping-pong, a single stream): the
-     * rotation cannot matter, take its batch directly. */
-    if (scan(q, first + 1, hi) == hi) {
-        int net = first >= P ? AMQ_REQ : AMQ_REP;
-        total = (unsigned)poll_one(ctx, net, first - (unsigned)net * P, AMQ_POLL_BATCH, &err);
-        return err < 0 ? err : (int)total;
-    }
+    total = (unsigned)poll_one(ctx, fnet, first - (unsigned)fnet * P, AMQ_POLL_BATCH, &err);
+    if (err < 0)
+        return err;
+    /* Done unless that queue filled its batch or another one has some. */
+    if (total < AMQ_POLL_BATCH && scan(q, first + 1, hi) == hi)
+        return (int)total;
 
-    /* Rotate the first sender so that every sender is served in turn. A
-     * racy update with threads only skews the rotation. */
+    /* A racy update with threads only skews the rotation. */
     start = atomic_load_explicit(&q->rot, memory_order_relaxed);
     atomic_store_explicit(&q->rot, start + 1 >= P ? 0 : start + 1, memory_order_relaxed);
     for (int net = 0; net < AMQ_NETS; net++) {
@@ -195,9 +210,9 @@ serve(pshm_ctx_t *ctx, unsigned netmask, unsigned first, unsigned hi)
         if (!(netmask & (1u << net)))
             continue;
         /* Senders start .. P-1, then 0 .. start-1. */
-        for (unsigned lo = start, hi = P, pass = 0; pass < 2; pass++, hi = start, lo = 0) {
-            for (unsigned j = scan(q, base + lo, base + hi); j < base + hi;
-                 j = scan(q, j + 1, base + hi)) {
+        for (unsigned from = start, to = P, pass = 0; pass < 2; pass++, to = start, from = 0) {
+            for (unsigned j = scan(q, base + from, base + to); j < base + to;
+                 j = scan(q, j + 1, base + to)) {
                 unsigned budget = AMQ_POLL_MAX - total < AMQ_POLL_BATCH ? AMQ_POLL_MAX - total
                                                                         : AMQ_POLL_BATCH;
                 total += (unsigned)poll_one(ctx, net, j - base, budget, &err);
