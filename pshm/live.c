@@ -130,16 +130,15 @@ int live_check(pshm_ctx_t *ctx, int peer)
 int ctx_wait_step(pshm_ctx_t *ctx, uint32_t *spins)
 {
     uint32_t n = ++*spins;
+    int mode = ctx->cfg.wait_mode;
     uint64_t now, next;
-    bool spin;
 
-    switch (ctx->cfg.wait_mode) {
-    case WAIT_SPIN: spin = true; break;
-    case WAIT_BLOCK: spin = false; break;
-    case WAIT_SPINBLOCK: spin = n < SPINBLOCK_SPINS; break;
-    default: spin = !ctx->oversubscribed; break;
-    }
-    if (spin) {
+    /* The spinning case first and branch-light: this runs between every
+     * two polls of a wait, so its length is part of how late a message is
+     * seen. */
+    if (PSHM_LIKELY(mode == WAIT_AUTO ? !ctx->oversubscribed
+                                      : mode == WAIT_SPIN ||
+                                            (mode == WAIT_SPINBLOCK && n < SPINBLOCK_SPINS))) {
         pshm_cpu_relax();
         if ((n & SPIN_CHECK_MASK) != 0)
             return 0;
