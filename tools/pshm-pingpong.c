@@ -516,6 +516,38 @@ static double median_dbl(double *v, size_t n)
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+/*
+ * Median per iteration over blocks of LAT_BLOCK consecutive iterations. The
+ * TSC of some machines (AMD Zen under a hypervisor) advances in steps of
+ * ~30 ns, so the median of single iterations of a ~100 ns round trip can
+ * only take a few values; summing a block averages the rounding out while a
+ * median over blocks still ignores the outliers. Applied alike to the limits
+ * and to pshm. Sorts nothing in v.
+ */
+#define LAT_BLOCK 16
+static double median_blocks(const uint64_t *v, size_t n)
+{
+    size_t nb = n / LAT_BLOCK;
+    if (nb < 5) {
+        uint64_t *c = malloc(n * sizeof *c);
+        if (!c) return NAN;
+        memcpy(c, v, n * sizeof *c);
+        double m = median_u64(c, n);
+        free(c);
+        return m;
+    }
+    double *b = malloc(nb * sizeof *b);
+    if (!b) return NAN;
+    for (size_t k = 0; k < nb; k++) {
+        uint64_t sum = 0;
+        for (size_t i = 0; i < LAT_BLOCK; i++) sum += v[k * LAT_BLOCK + i];
+        b[k] = (double)sum / LAT_BLOCK;
+    }
+    double m = median_dbl(b, nb);
+    free(b);
+    return m;
+}
+
 /* ------------------------------------------------------------------ job state */
 
 /* Segment layout (owner offsets, every rank's segment):
@@ -811,7 +843,7 @@ static void lat_run(const char *test, size_t size, op_fn op, serve_fn serve, int
             rt[i] = ticks() - t0;
         }
         memcpy(pool + (size_t)r * (size_t)iters, rt, (size_t)iters * sizeof *rt);
-        meds[r] = median_u64(rt, (size_t)iters);
+        meds[r] = median_blocks(rt, (size_t)iters);
     }
     if (g.me == 0) {
         size_t n = (size_t)o.reps * (size_t)iters, k = (n * 99 + 99) / 100;
@@ -932,7 +964,7 @@ static double handoff_probe(long n)
         handoff_op(0);
         rt[i] = ticks() - t0;
     }
-    double m = median_u64(rt, (size_t)n) * tick_ns;
+    double m = median_blocks(rt, (size_t)n) * tick_ns;
     free(rt);
     return m;
 }
