@@ -15,23 +15,27 @@ int seg_fs_avail(const char *dir, uint64_t *bytes);
 uint64_t seg_phys_mem(void);
 /* True if `m` is a pshm header of job `tag` created by this uid. */
 bool seg_meta_ok(const seg_meta_t *m, const char *tag);
-/* True if the header was never written (creator died right after creating). */
-bool seg_meta_unwritten(const seg_meta_t *m);
+
+/* Writes header `hdr` named `name` at `dst` (a fresh zeroed mapping): the
+ * body first, then, after a release fence, the magic that makes it valid. */
+void seg_meta_put(void *dst, const seg_meta_t *hdr, const char *name);
 
 /*
  * Objects behind a file descriptor (posix, file). `fd` was just created
- * exclusively at `name` in `dir`: sets mode 0600, reserves `len` bytes, maps
- * it. On failure the caller unlinks the name and closes fd.
+ * exclusively at `name` in `dir`: sets mode 0600, writes the header page
+ * (magic last), then reserves `len` bytes and maps it. On failure the caller
+ * unlinks the name and closes fd.
  */
 int seg_fd_setup(seg_obj_t *o, int fd, const char *name, const char *dir, size_t len,
-                 const char *advice);
+                 const char *advice, const seg_meta_t *hdr);
 /* fd was opened (O_NOFOLLOW|O_NONBLOCK) at a peer's name: checks that it is a
  * regular file of ref->len bytes owned by this uid, then maps it. Closes fd. */
 int seg_fd_map_peer(seg_obj_t *o, int fd, const seg_ref_t *ref, const char *shown);
 /* True if `fd2` (just opened at the name) is the same object as `fd`. */
 bool seg_fd_same(int fd, int fd2);
 /* Removes from directory `dir` every regular file "pshm.<uid>.<tag>.*" whose
- * header carries `tag`; returns the count or < 0. */
+ * header carries `tag`, or has no header and is held by no process; returns
+ * the count or < 0. */
 int seg_dir_remove_tag(const char *dir, const char *tag);
 /* Checks a name received from a peer: starts with "pshm", no '/'. */
 int seg_name_check(const char *name, const char *shown);

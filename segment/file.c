@@ -29,7 +29,8 @@ static int open_dir(const pshm_cfg_t *cfg)
     return dfd;
 }
 
-int seg_be_create(seg_obj_t *o, const pshm_cfg_t *cfg, const char *name, size_t len)
+int seg_be_create(seg_obj_t *o, const pshm_cfg_t *cfg, const char *name, size_t len,
+                  const seg_meta_t *hdr)
 {
     char shown[PSHM_PATH_MAX + SEG_NAME_MAX];
     int dfd, fd, rc;
@@ -47,7 +48,7 @@ int seg_be_create(seg_obj_t *o, const pshm_cfg_t *cfg, const char *name, size_t 
         return rc;
     }
     snprintf(o->ref.name, sizeof o->ref.name, "%s", name);
-    if ((rc = seg_fd_setup(o, fd, shown, cfg->tmpdir, len, advice)) < 0) {
+    if ((rc = seg_fd_setup(o, fd, shown, cfg->tmpdir, len, advice, hdr)) < 0) {
         unlinkat(dfd, name, 0);
         close(fd);
         memset(o, 0, sizeof *o);

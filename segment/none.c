@@ -12,7 +12,8 @@
 
 const char seg_be_name[] = "none";
 
-int seg_be_create(seg_obj_t *o, const pshm_cfg_t *cfg, const char *name, size_t len)
+int seg_be_create(seg_obj_t *o, const pshm_cfg_t *cfg, const char *name, size_t len,
+                  const seg_meta_t *hdr)
 {
     char a[32];
     (void)cfg;
@@ -27,6 +28,7 @@ int seg_be_create(seg_obj_t *o, const pshm_cfg_t *cfg, const char *name, size_t 
     o->ref.len = len;
     o->ref.shmid = -1;
     snprintf(o->ref.name, sizeof o->ref.name, "%s", name);
+    seg_meta_put(p, hdr, o->ref.name);
     o->owner = true;
     o->named = false;  /* anonymous: there is no name to remove */
     return 0;

@@ -21,7 +21,8 @@ static const char advice[] =
     "enlarge /dev/shm (mount -o remount,size=<bytes> /dev/shm; in Docker: --shm-size), "
     "or ask for a smaller segment or lower GASNET_MAX_SEGSIZE";
 
-int seg_be_create(seg_obj_t *o, const pshm_cfg_t *cfg, const char *name, size_t len)
+int seg_be_create(seg_obj_t *o, const pshm_cfg_t *cfg, const char *name, size_t len,
+                  const seg_meta_t *hdr)
 {
     char pname[SEG_NAME_MAX];
     int fd, rc;
@@ -37,7 +38,7 @@ int seg_be_create(seg_obj_t *o, const pshm_cfg_t *cfg, const char *name, size_t 
                         pname, strerror(errno));
     }
     memcpy(o->ref.name, pname, sizeof pname);
-    if ((rc = seg_fd_setup(o, fd, pname, SHM_DIR, len, advice)) < 0) {
+    if ((rc = seg_fd_setup(o, fd, pname, SHM_DIR, len, advice, hdr)) < 0) {
         shm_unlink(pname);
         close(fd);
         memset(o, 0, sizeof *o);

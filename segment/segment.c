@@ -13,6 +13,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -97,28 +98,41 @@ int seg_create(seg_obj_t *o, const pshm_cfg_t *cfg, const char *tag, int kind, i
         start = 0;
         pshm_err_clear();
     }
-    if ((rc = seg_be_create(o, cfg, name, len)) < 0) return rc;
 
-    /* Nobody maps the object before the bootstrap hands out its ref, but
-     * pshm-cleanup may read a header at any time: magic goes last. */
-    seg_meta_t *m = o->addr;
-    m->version = SEG_META_VERSION;
-    m->kind = (uint32_t)kind;
-    m->uid = (uint32_t)geteuid();
-    m->rank = rank;
-    m->pid = (int32_t)getpid();
-    m->nranks = nranks;
-    m->pid_start = start;
-    m->created = (uint64_t)time(NULL);
-    m->len = len;
-    snprintf(m->tag, sizeof m->tag, "%s", tag);
-    if (o->ref.key)
-        snprintf(m->name, sizeof m->name, "key 0x%08x", o->ref.key);
-    else
-        snprintf(m->name, sizeof m->name, "%s", o->ref.name);
+    /* The header goes in before the storage is reserved (see seg_be_create);
+     * name and magic are the backend's to fill. */
+    seg_meta_t m;
+    memset(&m, 0, sizeof m);
+    m.version = SEG_META_VERSION;
+    m.kind = (uint32_t)kind;
+    m.uid = (uint32_t)geteuid();
+    m.rank = rank;
+    m.pid = (int32_t)getpid();
+    m.nranks = nranks;
+    m.pid_start = start;
+    m.created = (uint64_t)time(NULL);
+    m.len = len;
+    snprintf(m.tag, sizeof m.tag, "%s", tag);
+    return seg_be_create(o, cfg, name, len, &m);
+}
+
+/* The header to write: `hdr` named `name`, magic still zero. */
+static void meta_named(seg_meta_t *out, const seg_meta_t *hdr, const char *name)
+{
+    *out = *hdr;
+    memset(out->magic, 0, sizeof out->magic);
+    snprintf(out->name, sizeof out->name, "%s", name);
+}
+
+void seg_meta_put(void *dst, const seg_meta_t *hdr, const char *name)
+{
+    seg_meta_t m;
+    meta_named(&m, hdr, name);
+    memcpy(dst, &m, sizeof m);
+    /* pshm-cleanup may read the page at any time: the magic, which makes the
+     * header valid, becomes visible after the fields it vouches for. */
     atomic_thread_fence(memory_order_release);
-    memcpy(m->magic, SEG_MAGIC, sizeof m->magic);
-    return 0;
+    memcpy(((seg_meta_t *)dst)->magic, SEG_MAGIC, sizeof m.magic);
 }
 
 /* ----------------------------------------------------------- size limit */
@@ -218,8 +232,24 @@ static int reserve_err(int err, const char *name, const char *dir, uint64_t len,
                     strerror(-err));
 }
 
+/* Sizes the new file to its header page and writes the header there: body,
+ * then magic (two writes, in this order, so a reader never sees a magic
+ * vouching for fields not yet written). */
+static int write_header_fd(int fd, const char *name, const char *dir, const seg_meta_t *hdr,
+                           const char *ref_name)
+{
+    seg_meta_t m;
+    meta_named(&m, hdr, ref_name);
+    if (ftruncate(fd, SEG_HDR_SIZE) < 0 || pwrite(fd, &m, sizeof m, 0) != (ssize_t)sizeof m ||
+        pwrite(fd, SEG_MAGIC, sizeof m.magic, 0) != (ssize_t)sizeof m.magic)
+        return pshm_err(errno == ENOSPC ? -ENOSPC : -(errno ? errno : EIO),
+                        "cannot write the header page of %s in %s: %s", name, dir,
+                        strerror(errno ? errno : EIO));
+    return 0;
+}
+
 int seg_fd_setup(seg_obj_t *o, int fd, const char *name, const char *dir, size_t len,
-                 const char *advice)
+                 const char *advice, const seg_meta_t *hdr)
 {
     uint64_t avail = 0;
     int rc = 0;
@@ -228,6 +258,7 @@ int seg_fd_setup(seg_obj_t *o, int fd, const char *name, const char *dir, size_t
      * exactly so that the creator can always reopen it (and nobody else). */
     if (fchmod(fd, 0600) < 0)
         return pshm_err(-errno, "cannot set mode 0600 on %s: %s", name, strerror(errno));
+    if ((rc = write_header_fd(fd, name, dir, hdr, o->ref.name)) < 0) return rc;
     (void)seg_fs_avail(dir, &avail);  /* for the message: before we take any */
     pshm_err_clear();
 
@@ -304,10 +335,38 @@ bool seg_meta_unwritten(const seg_meta_t *m)
     return memcmp(m->magic, zero, sizeof zero) == 0;
 }
 
-/* True if a process of ours has the file (dev, ino) open. A header is written
- * by the creator while it holds the object open, so a header-less object
- * nobody holds is a creator's leftover, never one being made. */
-static bool held_open(dev_t dev, ino_t ino)
+uint32_t seg_sysv_key(const char *name)
+{
+    uint32_t h = 2166136261u; /* FNV-1a */
+    for (const char *p = name; *p; p++) h = (h ^ (uint8_t)*p) * 16777619u;
+    if (h == 0 || h == UINT32_MAX) h = 0x70736d31u; /* "psm1" */
+    return h;
+}
+
+/* True if /proc/<pid>/maps maps the file (dev, ino). */
+static bool mapped_by(const char *pid, dev_t dev, ino_t ino)
+{
+    char path[64], line[512];
+    bool found = false;
+    snprintf(path, sizeof path, "/proc/%.20s/maps", pid);
+    FILE *f = fopen(path, "re");
+    if (f == NULL) return false;
+    /* "start-end perms offset major:minor inode path" */
+    while (!found && fgets(line, sizeof line, f) != NULL) {
+        unsigned maj, mnr;
+        unsigned long long i;
+        found = sscanf(line, "%*s %*s %*s %x:%x %llu", &maj, &mnr, &i) == 3 && i == ino &&
+                maj == major(dev) && mnr == minor(dev);
+        /* A line longer than the buffer: skip the rest of it. */
+        while (strchr(line, '\n') == NULL && fgets(line, sizeof line, f) != NULL) {}
+    }
+    fclose(f);
+    return found;
+}
+
+/* Descriptors first, then mappings: a creator maps before it closes, so one
+ * of the two scans sees it whatever it does meanwhile. */
+bool seg_file_in_use(dev_t dev, ino_t ino)
 {
     DIR *proc = opendir("/proc"), *fds;
     struct dirent *p, *f;
@@ -318,11 +377,13 @@ static bool held_open(dev_t dev, ino_t ino)
     while (!held && proc != NULL && (p = readdir(proc)) != NULL) {
         if (p->d_name[0] < '1' || p->d_name[0] > '9') continue;
         snprintf(path, sizeof path, "/proc/%.20s/fd", p->d_name);
-        if ((fds = opendir(path)) == NULL) continue;
-        while (!held && (f = readdir(fds)) != NULL)
-            held = f->d_name[0] != '.' && fstatat(dirfd(fds), f->d_name, &st, 0) == 0 &&
-                   st.st_dev == dev && st.st_ino == ino;
-        closedir(fds);
+        if ((fds = opendir(path)) != NULL) {
+            while (!held && (f = readdir(fds)) != NULL)
+                held = f->d_name[0] != '.' && fstatat(dirfd(fds), f->d_name, &st, 0) == 0 &&
+                       st.st_dev == dev && st.st_ino == ino;
+            closedir(fds);
+        }
+        held = held || mapped_by(p->d_name, dev, ino);
     }
     if (proc != NULL) closedir(proc);
     return held;
@@ -346,7 +407,7 @@ static int open_tagged(int dfd, const char *name, const char *tag)
         /* Our own descriptor does not count: close it before looking. */
         if (!full || seg_meta_unwritten(&m)) {
             close(fd);
-            if (held_open(st.st_dev, st.st_ino)) return -1;
+            if (seg_file_in_use(st.st_dev, st.st_ino)) return -1;
             fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
             return fd;  /* the caller checks it is still the same file */
         }

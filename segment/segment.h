@@ -69,10 +69,14 @@ typedef struct seg_obj {
 
 extern const char seg_be_name[];   /* "posix", "sysv", "file", "none" */
 
-/* Creates `name` exclusively (mode 0600 whatever the umask), reserves all
- * `len` bytes of storage (no SIGBUS later), maps it read-write. On failure
+/* Creates `name` exclusively (mode 0600 whatever the umask), writes the
+ * header `hdr` (its name field and magic are filled in here) before anything
+ * slow, then reserves all `len` bytes of storage (no SIGBUS later) and maps
+ * it read-write. Header first: a creator killed while reserving (seconds for
+ * a large segment) leaves an object that still says whose it is. On failure
  * nothing is left behind and the message says what limit was hit. */
-int seg_be_create(seg_obj_t *o, const struct pshm_cfg *cfg, const char *name, size_t len);
+int seg_be_create(seg_obj_t *o, const struct pshm_cfg *cfg, const char *name, size_t len,
+                  const seg_meta_t *hdr);
 /* Maps a peer's object read-write. */
 int seg_be_attach(seg_obj_t *o, const struct pshm_cfg *cfg, const seg_ref_t *ref);
 /* Removes the name (owner only); the mappings stay valid. */
@@ -102,5 +106,18 @@ static inline void *seg_user_base(const seg_obj_t *o) { return (char *)o->addr +
 int seg_max_size(const struct pshm_cfg *cfg, int node_size, uint64_t reserved, uint64_t *max);
 /* Start time of `pid` in clock ticks after boot (field 22 of /proc/PID/stat). */
 int seg_pid_start(pid_t pid, uint64_t *start);
+/* True if the header was never written: the magic is still zero (the
+ * creator died between creating the object and writing its header). */
+bool seg_meta_unwritten(const seg_meta_t *m);
+/* SysV key of the object named `name` (a hash; never IPC_PRIVATE nor -1):
+ * lets tools find a job's segments from its tag. */
+uint32_t seg_sysv_key(const char *name);
+/* True if some process has the file (dev, ino) open or mapped (/proc/PID/fd
+ * and /proc/PID/maps of every process this user may read), or if /proc
+ * cannot tell. */
+bool seg_file_in_use(dev_t dev, ino_t ino);
+/* Seconds a pshm-named file without a header must have been left unmodified
+ * before it counts as a dead creator's leftover (with nobody holding it). */
+#define SEG_HEADERLESS_AGE 5
 
 #endif /* PSHM_SEGMENT_H */

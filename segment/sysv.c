@@ -1,8 +1,8 @@
 /*
  * sysv.c - System V shared memory (shmget/shmat).
  *
- * The key of an object is a hash of its name "pshm.<uid>.<tag>.<kind><index>",
- * so pshmrun can find a dead job's objects again; peers attach through the
+ * The key of an object is a hash of its name "pshm.<uid>.<tag>.<kind><index>"
+ * (seg_sysv_key), so pshmrun can find a dead job's objects again; peers attach through the
  * shmid passed in seg_ref_t, which keeps working after IPC_RMID (Linux).
  */
 #include "segment/backend.h"
@@ -16,15 +16,6 @@
 #include <unistd.h>
 
 const char seg_be_name[] = "sysv";
-
-/* FNV-1a of the name; never IPC_PRIVATE (0) nor (key_t)-1. */
-static uint32_t name_key(const char *name)
-{
-    uint32_t h = 2166136261u;
-    for (const char *p = name; *p; p++) h = (h ^ (uint8_t)*p) * 16777619u;
-    if (h == 0 || h == UINT32_MAX) h = 0x70736d31u; /* "psm1" */
-    return h;
-}
 
 static uint64_t read_u64(const char *path)
 {
@@ -84,11 +75,12 @@ static int create_err(int e, const char *shown, size_t len)
     return pshm_err(-e, "cannot create SysV segment %s of %s: %s", shown, a, strerror(e));
 }
 
-int seg_be_create(seg_obj_t *o, const pshm_cfg_t *cfg, const char *name, size_t len)
+int seg_be_create(seg_obj_t *o, const pshm_cfg_t *cfg, const char *name, size_t len,
+                  const seg_meta_t *hdr)
 {
-    char shown[SEG_NAME_MAX + 24], a[32];
+    char shown[SEG_NAME_MAX + 24], hname[SEG_NAME_MAX], a[32];
     struct shmid_ds ds;
-    uint32_t key = name_key(name);
+    uint32_t key = seg_sysv_key(name);
     int rc = 0;
     void *p;
 
@@ -105,6 +97,11 @@ int seg_be_create(seg_obj_t *o, const pshm_cfg_t *cfg, const char *name, size_t 
                       "limit (ulimit -v)", shown, pshm_fmt_size(a, sizeof a, len), strerror(errno));
         goto fail;
     }
+    /* The size is fixed at shmget: the header goes in now, before the slow
+     * commit below, so a creator killed there leaves a segment that says
+     * whose it is (a header-less one cannot be told from anybody's). */
+    snprintf(hname, sizeof hname, "key 0x%08x", key);
+    seg_meta_put(p, hdr, hname);
 #ifdef MADV_POPULATE_WRITE
     /* Commits every page now: a memory limit is an error here, not a fault
      * later. EINVAL: kernel older than 5.14, nothing to do. */
@@ -213,7 +210,7 @@ int seg_be_remove_tag(const pshm_cfg_t *cfg, const char *tag, uint32_t nranks)
         for (uint32_t i = 0; i < nranks; i++) {
             struct shmid_ds ds;
             if ((rc = seg_make_name(name, sizeof name, tag, kinds[k], (int)i)) < 0) return rc;
-            int id = shmget((key_t)name_key(name), 0, 0);
+            int id = shmget((key_t)seg_sysv_key(name), 0, 0);
             if (id < 0 || shmctl(id, IPC_STAT, &ds) < 0 || ds.shm_perm.uid != geteuid() ||
                 ds.shm_segsz < SEG_HDR_SIZE)
                 continue;
