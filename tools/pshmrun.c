@@ -6,6 +6,10 @@
  * signalfd (SIGCHLD, SIGINT, SIGTERM, SIGHUP are blocked and read from it, so
  * no handler runs at an awkward moment). The first failure decides the exit
  * status; the others are told, then terminated, then killed.
+ *
+ * A watchdog process, forked first, outlives pshmrun only if pshmrun dies
+ * abruptly (SIGKILL, OOM killer): it then makes sure the job's processes are
+ * gone and removes the objects they left (see watchdog()).
  */
 #include "internal.h"
 #include "launch.h"
@@ -23,6 +27,7 @@
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define EXIT_TIMEOUT_DEFAULT_MS 2000u
@@ -55,6 +60,9 @@ static struct {
     uint64_t kill_at_ns, timeout_at_ns;
     uint64_t first_signal_ns;   /* first SIGINT/SIGTERM/SIGHUP received */
 } job;
+
+/* The watchdog (see watchdog()): its pid (0: none) and pshmrun's end of its socket. */
+static struct { pid_t pid; int fd; } wd = { 0, -1 };
 
 static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void say(const char *fmt, ...)
@@ -437,6 +445,8 @@ static void reap(void)
 
     while (n < job.n && (pid = waitpid(-1, &st, WNOHANG)) > 0) {
         int r = find_rank(pid);
+        if (pid == wd.pid)
+            wd.pid = 0;   /* it died early: never signal that pid again */
         if (r >= 0) {
             job.reaped[n].rank = r;
             job.reaped[n].status = st;
@@ -478,6 +488,183 @@ static void on_signal(const struct signalfd_siginfo *si)
     if (job.verbose)
         say("received %s; forwarding it to the job", strsignal(sig));
     signal_all(sig);
+}
+
+/* Removes whatever objects of the job remain (`who`: how the message starts) (a process killed between
+ * creating and unlinking its segment leaves them). */
+static void cleanup_objects(const char *who)
+{
+    pshm_cfg_t cfg;
+    int rc;
+
+    if (env_load(&cfg) < 0) {
+        const char *t = getenv("GASNET_TMPDIR");
+        if (t == NULL || t[0] != '/')
+            t = getenv("TMPDIR");
+        memset(&cfg, 0, sizeof cfg);
+        snprintf(cfg.tmpdir, sizeof cfg.tmpdir, "%s", t != NULL && t[0] == '/' ? t : "/tmp");
+    }
+    rc = seg_be_remove_tag(&cfg, job.tag, (uint32_t)job.n);
+    if (rc < 0)
+        say("could not remove the objects of job %s: %s", job.tag, pshm_last_error());
+    else if (rc > 0)
+        say("%sremoved %d object%s job %s left behind", who, rc, rc > 1 ? "s" : "", job.tag);
+}
+
+/* ------------------------------------------------------------- watchdog */
+
+/* pshmrun -> watchdog, one per rank started, and one "done" at a normal end. */
+typedef struct wd_msg {
+    int32_t pid;
+    uint32_t done;
+    uint64_t start;   /* start time of pid (seg_pid_start), 0 if unknown */
+} wd_msg_t;
+
+
+#define WATCHDOG_WAIT_NS 10000000000ull   /* dying ranks: up to 10 s */
+
+/* True if pid still runs as the process that started at `start`: a zombie
+ * has released its mappings; a recycled pid is somebody else. */
+static bool rank_running(pid_t pid, uint64_t start)
+{
+    char path[64], buf[1024], state = 0;
+    unsigned long long st = 0;
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return errno != ENOENT && kill(pid, 0) == 0;   /* no /proc: the pid decides */
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0)
+        return false;
+    buf[n] = 0;
+    char *p = strrchr(buf, ')');   /* the command (field 2) may hold ')' */
+    if (p == NULL || sscanf(p + 2, "%c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d "
+                                   "%*d %*d %*d %*d %*d %llu", &state, &st) != 2)
+        return true;   /* cannot tell: wait (bounded) */
+    return state != 'Z' && state != 'X' && (start == 0 || st == start);
+}
+
+/*
+ * The watchdog. It reads the ranks' (pid, start) as pshmrun starts them.
+ * "done": pshmrun ended normally and removed the objects itself; exit.
+ * End of file without "done": pshmrun died. Its ranks die with it
+ * (PR_SET_PDEATHSIG) but may still be inside pshm_attach for a moment, and
+ * a rank could have escaped the death signal: kill them, wait (bounded)
+ * until none runs, so none can create anything more, then remove every
+ * object of the job by its tag, and exit.
+ */
+static void watchdog(int fd) __attribute__((noreturn));
+static void watchdog(int fd)
+{
+    wd_msg_t *ranks = calloc((size_t)job.n, sizeof *ranks), m;
+    int known = 0, dn = open("/dev/null", O_RDWR | O_CLOEXEC);
+    size_t got = 0;
+
+    prctl(PR_SET_NAME, "pshmrun-watch");
+    /* A terminal's ^C reaches the whole group: pshmrun handles it and says
+     * "done"; the watchdog must not die of it first. SIGKILL still works. */
+    signal(SIGINT, SIG_IGN);
+    signal(SIGTERM, SIG_IGN);
+    signal(SIGHUP, SIG_IGN);
+    signal(SIGQUIT, SIG_IGN);
+    signal(SIGPIPE, SIG_IGN);
+    if (dn >= 0) {   /* stderr stays, for the message below */
+        dup2(dn, 0);
+        dup2(dn, 1);
+        close(dn);
+    }
+    for (;;) {
+        ssize_t k = read(fd, (char *)&m + got, sizeof m - got);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            break;   /* pshmrun is gone */
+        if ((got += (size_t)k) < sizeof m)
+            continue;
+        got = 0;
+        if (m.done)
+            _exit(0);
+        if (ranks != NULL && known < job.n)
+            ranks[known++] = m;
+    }
+    for (uint64_t end = pshm_now_ns() + WATCHDOG_WAIT_NS;;) {
+        int alive = 0;
+        for (int i = 0; i < known; i++)
+            if (ranks[i].pid > 0 && rank_running(ranks[i].pid, ranks[i].start)) {
+                kill(ranks[i].pid, SIGKILL);
+                alive++;
+            } else {
+                ranks[i].pid = 0;   /* gone: never signalled again */
+            }
+        if (alive == 0 || pshm_now_ns() >= end)
+            break;
+        struct timespec ts = { 0, 5000000 };
+        nanosleep(&ts, NULL);
+    }
+    cleanup_objects("pshmrun was killed; its watchdog ");
+    _exit(0);
+}
+
+/* Forks the watchdog; pshmrun keeps the write end. Without one (fork or
+ * socket failure) the job still runs: only the SIGKILL case loses. */
+static void watchdog_start(int sfd)
+{
+    int sv[2];
+
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0) {
+        say("cannot create the watchdog's socket: %s; a SIGKILL of pshmrun would leave "
+            "objects behind", strerror(errno));
+        return;
+    }
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(sv[0]);
+        close(sfd);
+        watchdog(sv[1]);
+    }
+    close(sv[1]);
+    if (pid < 0) {
+        say("cannot start the watchdog: fork: %s; a SIGKILL of pshmrun would leave objects "
+            "behind", strerror(errno));
+        close(sv[0]);
+        return;
+    }
+    wd.pid = pid;
+    wd.fd = sv[0];
+}
+
+static void watchdog_send(const wd_msg_t *m)
+{
+    if (wd.fd >= 0)
+        send_all_blocking(wd.fd, m, sizeof *m);   /* fails only if it died */
+}
+
+/* A normal end: the watchdog exits at "done"; collect it (bounded). */
+static void watchdog_finish(void)
+{
+    wd_msg_t m = { .done = 1 };
+    int st;
+
+    watchdog_send(&m);
+    if (wd.fd >= 0)
+        close(wd.fd);
+    wd.fd = -1;
+    for (int i = 0; wd.pid > 0 && i < 2000; i++) {
+        pid_t k = waitpid(wd.pid, &st, WNOHANG);
+        if (k == wd.pid || (k < 0 && errno != EINTR))
+            wd.pid = 0;
+        else if (k == 0) {
+            struct timespec ts = { 0, 1000000 };
+            nanosleep(&ts, NULL);
+        }
+    }
+    if (wd.pid > 0) {   /* stopped or stuck: it has no duty left */
+        kill(wd.pid, SIGKILL);
+        while (waitpid(wd.pid, &st, 0) < 0 && errno == EINTR) {}
+        wd.pid = 0;
+    }
 }
 
 /* --------------------------------------------------------------- launch */
@@ -541,6 +728,11 @@ static int spawn(int r, const sigset_t *mask)
     job.p[r].pid = pid;
     job.p[r].fd = sv[0];
     job.alive++;
+    /* Unreaped, the pid is still this child's: its start time is exact. */
+    wd_msg_t m = { .pid = (int32_t)pid };
+    if (seg_pid_start(pid, &m.start) < 0)
+        m.start = 0;
+    watchdog_send(&m);
     /* EOF: the exec succeeded; 4 bytes: its errno. */
     do
         k = read(ep[0], &e, sizeof e);
@@ -625,27 +817,6 @@ static void run_loop(int sfd)
     free(rank_of);
 }
 
-/* Removes whatever objects of the job remain (a process killed between
- * creating and unlinking its segment leaves them). */
-static void cleanup_objects(void)
-{
-    pshm_cfg_t cfg;
-    int rc;
-
-    if (env_load(&cfg) < 0) {
-        const char *t = getenv("GASNET_TMPDIR");
-        if (t == NULL || t[0] != '/')
-            t = getenv("TMPDIR");
-        memset(&cfg, 0, sizeof cfg);
-        snprintf(cfg.tmpdir, sizeof cfg.tmpdir, "%s", t != NULL && t[0] == '/' ? t : "/tmp");
-    }
-    rc = seg_be_remove_tag(&cfg, job.tag, (uint32_t)job.n);
-    if (rc < 0)
-        say("could not remove the objects of job %s: %s", job.tag, pshm_last_error());
-    else if (rc > 0)
-        say("removed %d object%s job %s left behind", rc, rc > 1 ? "s" : "", job.tag);
-}
-
 int main(int argc, char **argv)
 {
     sigset_t block, old;
@@ -681,6 +852,7 @@ int main(int argc, char **argv)
         say("job %s: %d process%s of %s", job.tag, job.n, job.n > 1 ? "es" : "",
             job.argv[0]);
 
+    watchdog_start(sfd);
     for (int r = 0; r < job.n; r++) {
         int e = spawn(r, &old);
         if (e > 0)
@@ -693,7 +865,8 @@ int main(int argc, char **argv)
     if (job.timeout_ms)
         job.timeout_at_ns = pshm_now_ns() + (uint64_t)job.timeout_ms * 1000000u;
     run_loop(sfd);
-    cleanup_objects();
+    cleanup_objects("");
+    watchdog_finish();
 
     status = job.failed ? job.why.status : 0;
     if (job.failed && status == 0)
