@@ -11,6 +11,7 @@
  * two runs at once, or an object vanishing meanwhile, are harmless.
  */
 #include "internal.h"
+#include "segment/segment.h"
 #include "tools/util/cli.h"
 
 #include <dirent.h>
@@ -125,8 +126,11 @@ static void print_obj(const char *status, const char *type, uid_t owner, const s
     if (opt.verbose < 0) return;
     uint64_t a = (uint64_t)now > m->created ? (uint64_t)now - m->created : 0;
     fmt_age(age, sizeof age, a);
-    snprintf(creator, sizeof creator, "%d %s", (int)m->pid,
-             cstate == CREATOR_ALIVE ? "alive" : "dead");
+    if (m->pid <= 0) /* no header: the creator is unknown */
+        snprintf(creator, sizeof creator, "-");
+    else
+        snprintf(creator, sizeof creator, "%d %s", (int)m->pid,
+                 cstate == CREATOR_ALIVE ? "alive" : "dead");
     print_header();
     printf("%-12s %-5s %-7s %-8s %9s %5s %-16s %4d %-12s %s%s%s\n", status, type,
            m->kind == SEG_KIND_REGION ? "region" : "segment", user_name(owner, user, sizeof user),
@@ -228,10 +232,83 @@ static bool name_is_pshm(const char *s, const char *job, bool *other_job)
     return p != q && *p == 0;
 }
 
+/* Removes the name only while it still leads to the file examined (st).
+ * Returns 0, or -1 after printing why not. */
+static int unlink_checked(int dfd, const char *name, const char *shown, const struct stat *st,
+                          const char *type, const seg_meta_t *m, int cstate)
+{
+    struct stat cur;
+    if (fstatat(dfd, name, &cur, AT_SYMLINK_NOFOLLOW) < 0 || cur.st_ino != st->st_ino ||
+        cur.st_dev != st->st_dev) {
+        tally.stale--;
+        print_skip(false, shown, "vanished or replaced before removal: left alone");
+        return -1;
+    }
+    if (unlinkat(dfd, name, 0) < 0) {
+        if (errno == ENOENT) {
+            tally.stale--;
+            print_skip(false, shown, "vanished before removal");
+        } else {
+            int e = errno;
+            print_obj("FAILED", type, st->st_uid, m, cstate, shown, NULL);
+            fail(shown, e);
+        }
+        return -1;
+    }
+    return 0;
+}
+
+/*
+ * A pshm-named regular file of ours without a header (empty, or zeros where
+ * the header goes): its creator was killed between creating it and writing
+ * the header, a window of microseconds since the header is written first.
+ * Nothing in it names a creator, so it is a leftover when no process has it
+ * open or mapped and it was not modified for SEG_HEADERLESS_AGE seconds
+ * (a process of another pid namespace, invisible in /proc, would be
+ * creating it right now only if it had been stopped inside that window).
+ */
+static void scan_headerless(int dfd, const char *type, const char *name, const char *shown,
+                            const struct stat *st)
+{
+    seg_meta_t m;
+    unsigned uid;
+    int index = 0;
+    char kind = 0;
+
+    memset(&m, 0, sizeof m);
+    /* name_is_pshm() checked the pattern: "pshm.<uid>.<tag>.<kind><index>". */
+    if (sscanf(name, "pshm.%u.%23[a-z0-9].%c%d", &uid, m.tag, &kind, &index) != 4) return;
+    m.kind = (uint32_t)kind;
+    m.rank = index;
+    m.len = (uint64_t)st->st_size;
+    m.created = (uint64_t)st->st_mtime;
+    uint64_t age = (uint64_t)now > m.created ? (uint64_t)now - m.created : 0;
+    if (seg_file_in_use(st->st_dev, st->st_ino)) {
+        tally.in_use++;
+        print_obj("in-use", type, st->st_uid, &m, CREATOR_ALIVE, shown, "(no header yet)");
+        return;
+    }
+    if (age < SEG_HEADERLESS_AGE || (opt.older_than && age < opt.older_than)) {
+        tally.young++;
+        print_obj("too-young", type, st->st_uid, &m, CREATOR_DEAD, shown, "(no header)");
+        return;
+    }
+    tally.stale++;
+    if (opt.list || opt.dry_run) {
+        print_obj(opt.list ? "stale" : "would-remove", type, st->st_uid, &m, CREATOR_DEAD,
+                  shown, "(no header: its creator died creating it)");
+        return;
+    }
+    if (unlink_checked(dfd, name, shown, st, type, &m, CREATOR_DEAD) == 0) {
+        tally.removed++;
+        print_obj("removed", type, st->st_uid, &m, CREATOR_DEAD, shown, "(no header)");
+    }
+}
+
 static void scan_file(int dfd, const char *dir, const char *type, const char *name)
 {
     char shown[PSHM_PATH_MAX + 256];
-    struct stat st, fst, cur;
+    struct stat st, fst;
     seg_meta_t m;
     const char *why;
     int cstate = CREATOR_DEAD;
@@ -274,8 +351,15 @@ static void scan_file(int dfd, const char *dir, const char *type, const char *na
         goto out;
     }
     memset(&m, 0, sizeof m);
-    if (pread(fd, &m, sizeof m, 0) != (ssize_t)sizeof m) {
-        print_skip(false, shown, "not a pshm object: shorter than a pshm header");
+    ssize_t got = pread(fd, &m, sizeof m, 0);
+    if (got >= 0 && (got < (ssize_t)sizeof m || seg_meta_unwritten(&m))) {
+        /* Our own descriptor must not make it look held. */
+        close(fd);
+        scan_headerless(dfd, type, name, shown, &fst);
+        return;
+    }
+    if (got != (ssize_t)sizeof m) {
+        print_skip(false, shown, strerror(errno));
         goto out;
     }
     if ((why = meta_problem(&m)) != NULL) {
@@ -284,24 +368,7 @@ static void scan_file(int dfd, const char *dir, const char *type, const char *na
     }
     if (decide(type, fst.st_uid, &m, false, shown, &cstate) != ACT_REMOVE) goto out;
 
-    /* Remove the name only while it still leads to the file we examined. */
-    if (fstatat(dfd, name, &cur, AT_SYMLINK_NOFOLLOW) < 0 || cur.st_ino != fst.st_ino ||
-        cur.st_dev != fst.st_dev) {
-        tally.stale--;
-        print_skip(false, shown, "vanished or replaced before removal: left alone");
-        goto out;
-    }
-    if (unlinkat(dfd, name, 0) < 0) {
-        if (errno == ENOENT) {
-            tally.stale--;
-            print_skip(false, shown, "vanished before removal");
-        } else {
-            int e = errno;
-            print_obj("FAILED", type, fst.st_uid, &m, cstate, shown, NULL);
-            fail(shown, e);
-        }
-        goto out;
-    }
+    if (unlink_checked(dfd, name, shown, &fst, type, &m, cstate) < 0) goto out;
     tally.removed++;
     print_obj("removed", type, fst.st_uid, &m, cstate, shown, NULL);
 out:
