@@ -166,7 +166,23 @@ static int th_count_dir(const char *dir, const char *tag)
     return count;
 }
 
-/* SysV segments whose header is a pshm header (of job `tag` if given).
+/* True if `key` is the SysV key of an object of job `tag` (any index below
+ * 1024 of either kind). */
+static int th_key_of_tag(const char *tag, uint32_t key)
+{
+    static const int kinds[] = {SEG_KIND_SEGMENT, SEG_KIND_REGION};
+    char name[SEG_NAME_MAX];
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; i < 1024; i++)
+            if (seg_make_name(name, sizeof name, tag, kinds[k], i) == 0 &&
+                seg_sysv_key(name) == key)
+                return 1;
+    return 0;
+}
+
+/* SysV segments whose header is a pshm header (of job `tag` if given), or
+ * was never written (creator killed before writing it): with a tag, such a
+ * segment counts if its key is one of the job's; without, if it is ours.
  * Segments already removed (SHM_DEST) disappear with their last mapping. */
 static int th_count_sysv(const char *tag)
 {
@@ -180,10 +196,13 @@ static int th_count_sysv(const char *tag)
     }
     while (fgets(line, sizeof line, f)) {
         long long key;
-        int shmid;
-        unsigned perms;
+        int shmid, cpid, lpid;
+        unsigned perms, uid;
         unsigned long long size;
-        if (sscanf(line, "%lld %d %o %llu", &key, &shmid, &perms, &size) != 4) continue;
+        unsigned long nattch;
+        if (sscanf(line, "%lld %d %o %llu %d %d %lu %u", &key, &shmid, &perms, &size, &cpid,
+                   &lpid, &nattch, &uid) != 8)
+            continue;
         if (perms & SHM_DEST) continue;
         if (size < sizeof(seg_meta_t)) continue;
         void *p = shmat(shmid, NULL, SHM_RDONLY);
@@ -191,6 +210,9 @@ static int th_count_sysv(const char *tag)
         const seg_meta_t *m = p;
         if (memcmp(m->magic, SEG_MAGIC, sizeof m->magic) == 0 &&
             (!tag || strncmp(m->tag, tag, sizeof m->tag) == 0))
+            count++;
+        else if (seg_meta_unwritten(m) && uid == geteuid() &&
+                 (tag ? th_key_of_tag(tag, (uint32_t)key) : nattch == 0))
             count++;
         shmdt(p);
     }

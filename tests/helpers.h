@@ -46,7 +46,10 @@ const char *th_tool(const char *name);
 int th_run(const char *cmd, char *out, size_t outsz);
 
 /* Number of pshm objects now in /dev/shm, SysV (ipcs) and the temporary
- * directory whose name or header carries `tag` (any pshm object if NULL). */
+ * directory whose name or header carries `tag` (any pshm object if NULL).
+ * Objects whose header was never written count too: files by their name,
+ * SysV segments by their key (with a tag) or as any header-less segment of
+ * ours that nobody has attached (without). */
 int th_count_objects(const char *tag);
 
 /* 1 if running as root with the right to unshare namespaces, else 0. */

@@ -34,7 +34,8 @@ mkdir -p "$logdir"
 snapshot() {
   local f
   for f in /dev/shm/pshm* "$tmpdir"/pshm*; do
-    [ -e "$f" ] && echo "file $f"
+    # -L too: a dangling link with a pshm name is a leftover as well.
+    { [ -e "$f" ] || [ -L "$f" ]; } && echo "file $f"
   done
   if [ -r /proc/sysvipc/shm ]; then
     awk 'NR > 1 { print "sysv " $2 }' /proc/sysvipc/shm

@@ -7,8 +7,12 @@
 # survivor notices by itself (they ignore SIGTERM) with an error naming the
 # failed rank, the job ends well within the exit timeout, and no object of
 # the job is left. Also: random SIGKILLs during start-up with 64 MiB
-# segments, a brief SIGSTOP is not a death, and the launcher killed with
-# SIGKILL takes its processes with it (what it leaves, pshm-cleanup removes).
+# segments, a brief SIGSTOP is not a death, a rank killed while it reserves
+# a large segment leaves objects that carry their header (pshm-cleanup can
+# tell whose they are), and the launcher killed with SIGKILL takes its
+# processes with it and its watchdog removes every object of the job.
+# Built with --disable-pshm (every process a supernode of one, no traffic
+# between processes), only the cases that need no shared memory run.
 B=${PSHM_BUILD:-.}
 P=$B/tools/pshmrun
 F=$B/tests/progs/fault
@@ -79,22 +83,97 @@ run() {
     ok "$what: status $rc in $ms ms, nothing left"
 }
 
+shared=1
+case $("$P" --version) in *"none backend"*) shared=0 ;; esac
+if [ $shared = 1 ]; then
+    phases="preinit init create barrier queue wait poll traffic"
+else
+    # No objects (create never unlinks) and no peer in the supernode to
+    # wait for or send to: only the bootstrap notices, and pshm_barrier of
+    # a supernode of one returns at once (the survivors then finalize).
+    phases="preinit init barrier"
+    echo "note: built without shared memory: create, queue, wait, poll, traffic skipped"
+fi
 for how in kill segv bus abrt exit0 code abort; do
-    for phase in preinit init create barrier queue wait poll traffic; do
+    for phase in $phases; do
         run $how $phase 1
     done
 done
-# Rank 0 owns the AM region too: its death at creation leaves two names.
-run kill create 0
-run segv create 0
+if [ $shared = 1 ]; then
+    # Rank 0 owns the AM region too: its death at creation leaves two names.
+    run kill create 0
+    run segv create 0
+fi
 # Random moments of start-up, 64 MiB segments: creation, attach, unlink.
 for i in 1 2 3 4 5 6; do run kill startup $((i % NP)) 67108864; done
 # Stopped 0.7 s (under the exit timeout) is not dead: the job succeeds.
 run stop barrier 1
-run stop traffic 2
+[ $shared = 1 ] && run stop traffic 2
 
-# --- the launcher killed with SIGKILL at a random moment of start-up
-leaked=0
+# gone MARK: waits up to 5 s for every process whose command line holds MARK
+# to end; 0 if they did.
+gone() {
+    for ((k = 0; k < 50; k++)); do
+        pgrep -f "$1" >/dev/null || return 0
+        sleep 0.1
+    done
+    return 1
+}
+
+# --- a rank killed while it reserves its segment: pshmrun is stopped so
+# that nothing is removed yet; every object of the job must carry its header
+# (written before the storage is reserved), so pshm-cleanup knows it.
+if [ $shared = 1 ]; then
+    seen=0
+    for i in 1 2 3 4 5 6; do
+        mark=h$$x$i
+        "$P" -v -n 1 "$F" none wait -1 268435456 "$mark" >"$T/out" 2>&1 &
+        lp=$!
+        sleep 0.0$((RANDOM % 10))
+        kill -STOP $lp
+        # Its children: the watchdog and the rank (maybe not yet exec'd).
+        rk=""
+        for c in $(pgrep -P $lp); do
+            [ "$(cat /proc/$c/comm 2>/dev/null)" = pshmrun-watch ] || rk=$c
+        done
+        if [ -z "$rk" ]; then   # stopped before the fork: nothing to see
+            kill -KILL $lp
+            kill -CONT $lp
+            wait $lp 2>/dev/null
+            gone "$mark" || bad "processes of a SIGKILLed pshmrun still run 5 s later"
+            continue
+        fi
+        kill -KILL $rk
+        for ((k = 0; k < 50; k++)); do
+            # Dead: gone, or a zombie of the stopped pshmrun (unmapped).
+            [ "$(awk '{ print $3 }' /proc/$rk/stat 2>/dev/null)" != R ] &&
+                [ "$(awk '{ print $3 }' /proc/$rk/stat 2>/dev/null)" != S ] &&
+                [ "$(awk '{ print $3 }' /proc/$rk/stat 2>/dev/null)" != D ] && break
+            sleep 0.1
+        done
+        tag=$(sed -n 's/^pshmrun: job \([a-z0-9]*\):.*/\1/p' "$T/out" | head -n 1)
+        "$C" -l -v -j "$tag" >"$T/list" 2>&1
+        n=$(left "$tag")
+        seen=$((seen + n))
+        kill -CONT $lp
+        wait $lp 2>/dev/null
+        gone "$mark" || bad "processes of job $tag still run 5 s after it ended"
+        if grep -q "no header" "$T/list"; then
+            bad "rank killed while reserving: an object of job $tag has no header:"
+            sed 's/^/    /' "$T/list"
+        elif [ "$(grep -c '^stale' "$T/list")" != "$n" ]; then
+            bad "rank killed while reserving: $n object(s) of job $tag, pshm-cleanup -l lists:"
+            sed 's/^/    /' "$T/list"
+        fi
+        [ "$(left "$tag")" = 0 ] || bad "pshmrun left objects of job $tag"
+    done
+    ok "rank killed while reserving: $seen object(s) found, each with its header"
+fi
+
+# --- the launcher killed with SIGKILL at a random moment of start-up: its
+# processes die with it (PR_SET_PDEATHSIG) and its watchdog, once they are
+# gone, removes what they created. Nothing may be left.
+cleaned=0
 for i in 1 2 3 4 5 6; do
     mark=m$$x$i
     "$P" -v -n $NP "$F" none wait -1 67108864 "$mark" >"$T/out" 2>&1 &
@@ -103,40 +182,23 @@ for i in 1 2 3 4 5 6; do
     kill -KILL $lp
     wait $lp 2>/dev/null
     tag=$(sed -n 's/^pshmrun: job \([a-z0-9]*\):.*/\1/p' "$T/out" | head -n 1)
-    # Its processes die with it (PR_SET_PDEATHSIG): give them 3 s.
-    for ((k = 0; k < 30; k++)); do
-        pgrep -f "$mark" >/dev/null || break
-        sleep 0.1
-    done
-    if pgrep -f "$mark" >/dev/null; then
-        bad "processes of a SIGKILLed pshmrun still run 3 s later"
+    # The ranks and the watchdog (same command line as pshmrun).
+    if ! gone "$mark"; then
+        bad "processes of a SIGKILLed pshmrun still run 5 s later"
         pkill -KILL -f "$mark"
         continue
     fi
     [ -n "$tag" ] || { bad "pshmrun -v did not print the job tag"; continue; }
     n=$(left "$tag")
     if [ "$n" != 0 ]; then
-        leaked=$((leaked + 1))
-        "$C" -q -j "$tag" >/dev/null 2>&1
-        n2=$(left "$tag")
-        if [ "$n2" != 0 ]; then
-            # Known gap: an object whose creator was killed before it wrote
-            # the header names no creator, and pshm-cleanup leaves it. The
-            # job's tag identifies it: remove it as pshmrun would.
-            n3=$("$F" purge "$tag" $NP)
-            if [ "$(left "$tag")" != 0 ]; then
-                bad "$n2 object(s) of job $tag remain after pshm-cleanup and a purge by tag"
-                continue
-            fi
-            echo "note: launcher SIGKILLed: $n left, pshm-cleanup removed $((n - n2)); $n3 without a header removed by tag"
-            continue
-        fi
-        ok "launcher SIGKILLed during attach: $n object(s) left, pshm-cleanup removed them"
-    else
-        ok "launcher SIGKILLed: its processes died, nothing left"
+        bad "launcher SIGKILLed: $n object(s) of job $tag left behind"
+        "$F" purge "$tag" $NP >/dev/null
+        continue
     fi
+    grep -q "its watchdog removed" "$T/out" && cleaned=$((cleaned + 1))
+    ok "launcher SIGKILLed: its processes died, nothing left"
 done
-echo "launcher SIGKILL: $leaked of 6 runs left objects (removed by pshm-cleanup)"
+echo "launcher SIGKILL: the watchdog removed objects in $cleaned of 6 runs, nothing left in any"
 
 if [ $fails -gt 0 ]; then
     echo "$fails check(s) failed"
