@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/shm.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -272,7 +273,7 @@ static void check_foreign_files(const char *tagx)
     snprintf(job, sizeof job, "-v --job %s", tagx);
     cleanup_run(job, 0);
     expect_line(link, "symbolic link");
-    expect_line(named, "not a pshm object");
+    expect_line(named, "too-young"); /* no header, nobody holds it, but just written */
     expect_line("pshm.junk", "not a pshm object");
     cleanup_run(job + 3, 0);
     expect_line(link, "skipped");
@@ -289,6 +290,65 @@ static void check_foreign_files(const char *tagx)
     snprintf(path, sizeof path, "%s/pshm.junk", tmpdir);
     unlink(path);
     unlink(target);
+}
+
+/* Creates `name` in tmpdir with `len` zero bytes, last modified `age` s ago. */
+static void plant_headerless(const char *name, size_t len, time_t age)
+{
+    static const char zeros[SEG_HDR_SIZE];
+    char path[512];
+    write_file(name, zeros, len);
+    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+    struct timespec t[2] = { { time(NULL) - age, 0 }, { time(NULL) - age, 0 } };
+    CHECK(utimensat(AT_FDCWD, path, t, 0) == 0);
+}
+
+/*
+ * pshm-named files without a header (a creator killed before writing it):
+ * removed when old and held by nobody; kept while open or mapped by any
+ * process, or modified less than SEG_HEADERLESS_AGE seconds ago.
+ */
+static void check_headerless(const char *tag)
+{
+    char old[64], held[64], mapped[64], young[64], path[512], args[64];
+    unsigned u = (unsigned)geteuid();
+
+    snprintf(old, sizeof old, "pshm.%u.%s.s0", u, tag);
+    snprintf(held, sizeof held, "pshm.%u.%s.s1", u, tag);
+    snprintf(mapped, sizeof mapped, "pshm.%u.%s.q0", u, tag);
+    snprintf(young, sizeof young, "pshm.%u.%s.s2", u, tag);
+    plant_headerless(old, SEG_HDR_SIZE, 60);
+    plant_headerless(held, 0, 60);       /* empty: killed before sizing it */
+    plant_headerless(mapped, SEG_HDR_SIZE, 60);
+    plant_headerless(young, SEG_HDR_SIZE, 0);
+    snprintf(path, sizeof path, "%s/%s", tmpdir, held);
+    int hfd = open(path, O_RDONLY);
+    snprintf(path, sizeof path, "%s/%s", tmpdir, mapped);
+    int mfd = open(path, O_RDWR);
+    CHECK(hfd >= 0 && mfd >= 0);
+    void *map = mmap(NULL, SEG_HDR_SIZE, PROT_READ, MAP_SHARED, mfd, 0);
+    CHECK(map != MAP_FAILED);
+    close(mfd); /* held by the mapping alone */
+
+    snprintf(args, sizeof args, "-v --job %s", tag);
+    cleanup_run(args, 1);
+    expect_line(old, "removed");
+    expect_line(held, "in-use");
+    expect_line(mapped, "in-use");
+    expect_line(young, "too-young");
+    CHECK(!exists(old) && exists(held) && exists(mapped) && exists(young));
+    checks++;
+
+    /* Released, the held ones go too (the young one only when old enough). */
+    close(hfd);
+    munmap(map, SEG_HDR_SIZE);
+    cleanup_run(args, 1);
+    expect_line(held, "removed");
+    expect_line(mapped, "removed");
+    CHECK(!exists(held) && !exists(mapped) && exists(young));
+    checks++;
+    snprintf(path, sizeof path, "%s/%s", tmpdir, young);
+    CHECK(unlink(path) == 0);
 }
 
 /* Leaks planted through the library: listed, removed or kept as they should. */
@@ -425,6 +485,9 @@ int main(void)
     printf("usage errors, links and foreign files: ok\n");
     snprintf(tagx, sizeof tagx, "tcp%u", id);
     check_cannot_remove(tagx);
+    snprintf(tagx, sizeof tagx, "tch%u", id);
+    check_headerless(tagx);
+    printf("files without a header: removed only when old and held by nobody: ok\n");
     if (HAVE_OBJECTS) check_leaks(id);
     else printf("planted leaks: skipped (the %s backend creates no objects)\n", PSHM_BACKEND_NAME);
 
