@@ -178,6 +178,12 @@ for i in 1 2 3 4 5 6; do
     mark=m$$x$i
     "$P" -v -n $NP "$F" none wait -1 67108864 "$mark" >"$T/out" 2>&1 &
     lp=$!
+    # From the tag line on (printed before the first rank starts): a kill
+    # earlier than that could not show the tag to look for.
+    for ((k = 0; k < 100; k++)); do
+        grep -q '^pshmrun: job ' "$T/out" && break
+        sleep 0.02
+    done
     sleep 0.0$((RANDOM % 10))
     kill -KILL $lp
     wait $lp 2>/dev/null
