@@ -31,8 +31,14 @@ int seg_fd_setup(seg_obj_t *o, int fd, const char *name, const char *dir, size_t
 /* fd was opened (O_NOFOLLOW|O_NONBLOCK) at a peer's name: checks that it is a
  * regular file of ref->len bytes owned by this uid, then maps it. Closes fd. */
 int seg_fd_map_peer(seg_obj_t *o, int fd, const seg_ref_t *ref, const char *shown);
-/* True if `fd2` (just opened at the name) is the same object as `fd`. */
-bool seg_fd_same(int fd, int fd2);
+/* What to change after open/create failed with `err` (EMFILE, ENFILE have
+ * advice of their own), else `otherwise`. */
+const char *seg_open_advice(int err, const char *otherwise);
+/* Removes the name (in `dir`) of an object we created if it still leads to
+ * the object behind o->fd, then closes o->fd. Needs no free descriptor. */
+int seg_fd_unlink(seg_obj_t *o, const char *dir);
+/* seg_be_release of the descriptor backends: unlink, close, unmap. */
+void seg_fd_release(seg_obj_t *o, const pshm_cfg_t *cfg);
 /* Removes from directory `dir` every regular file "pshm.<uid>.<tag>.*" whose
  * header carries `tag`, or has no header and is held by no process; returns
  * the count or < 0. */

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 const char seg_be_name[] = "file";
+const char seg_be_store_advice[] = "free space in GASNET_TMPDIR, or point it at a larger file system";
 
 static const char advice[] =
     "free space there, set GASNET_TMPDIR to a larger file system (a tmpfs is fastest), "
@@ -24,8 +25,9 @@ static int open_dir(const pshm_cfg_t *cfg)
 {
     int dfd = open(cfg->tmpdir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (dfd < 0)
-        return pshm_err(-errno, "cannot open the temporary directory %s: %s; set GASNET_TMPDIR "
-                        "to a writable directory", cfg->tmpdir, strerror(errno));
+        return pshm_err(-errno, "cannot open the temporary directory %s: %s; %s", cfg->tmpdir,
+                        strerror(errno),
+                        seg_open_advice(errno, "set GASNET_TMPDIR to a writable directory"));
     return dfd;
 }
 
@@ -42,8 +44,10 @@ int seg_be_create(seg_obj_t *o, const pshm_cfg_t *cfg, const char *name, size_t 
     fd = openat(dfd, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (fd < 0) {
         rc = errno == EEXIST ? seg_exists_err("file", shown)
-                             : pshm_err(-errno, "cannot create %s: %s; set GASNET_TMPDIR to a "
-                                        "writable directory", shown, strerror(errno));
+                             : pshm_err(-errno, "cannot create %s: %s; %s", shown,
+                                        strerror(errno),
+                                        seg_open_advice(errno, "set GASNET_TMPDIR to a "
+                                                               "writable directory"));
         close(dfd);
         return rc;
     }
@@ -71,43 +75,17 @@ int seg_be_attach(seg_obj_t *o, const pshm_cfg_t *cfg, const seg_ref_t *ref)
     fd = openat(dfd, ref->name, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
     close(dfd);
     if (fd < 0)
-        return pshm_err(-errno, "cannot open %s of a peer: %s", shown, strerror(errno));
+        return pshm_err(-errno, "cannot open %s of a peer: %s; %s", shown, strerror(errno),
+                        seg_open_advice(errno, "was it removed by another program?"));
     return seg_fd_map_peer(o, fd, ref, shown);
 }
 
 int seg_be_unlink(seg_obj_t *o, const pshm_cfg_t *cfg)
 {
-    int rc = 0;
-    if (o->owner && o->named) {
-        int dfd = open_dir(cfg);
-        if (dfd < 0) return dfd;
-        /* Removes the name only if it still leads to our file. */
-        int fd2 = openat(dfd, o->ref.name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-        bool same = fd2 >= 0 && o->fd >= 0 && seg_fd_same(o->fd, fd2);
-        if (fd2 >= 0) close(fd2);
-        if (same && unlinkat(dfd, o->ref.name, 0) < 0 && errno != ENOENT)
-            rc = pshm_err(-errno, "cannot remove %s/%s: %s", cfg->tmpdir, o->ref.name,
-                          strerror(errno));
-        close(dfd);
-        if (rc < 0) return rc;
-        o->named = false;
-    }
-    if (o->fd >= 0) {
-        close(o->fd);
-        o->fd = -1;
-    }
-    return 0;
+    return seg_fd_unlink(o, cfg->tmpdir);
 }
 
-void seg_be_release(seg_obj_t *o, const pshm_cfg_t *cfg)
-{
-    (void)seg_be_unlink(o, cfg);
-    if (o->fd >= 0) close(o->fd);  /* the name could not be removed */
-    o->fd = -1;
-    if (o->addr) munmap(o->addr, o->len);
-    o->addr = NULL;
-    o->len = 0;
-}
+void seg_be_release(seg_obj_t *o, const pshm_cfg_t *cfg) { seg_fd_release(o, cfg); }
 
 int seg_be_avail(const pshm_cfg_t *cfg, uint64_t *bytes)
 {

@@ -11,6 +11,7 @@
 #include <sys/mman.h>
 
 const char seg_be_name[] = "none";
+const char seg_be_store_advice[] = "free memory";
 
 int seg_be_create(seg_obj_t *o, const pshm_cfg_t *cfg, const char *name, size_t len,
                   const seg_meta_t *hdr)

@@ -16,6 +16,7 @@
 #define SHM_DIR "/dev/shm"
 
 const char seg_be_name[] = "posix";
+const char seg_be_store_advice[] = "enlarge /dev/shm (mount -o remount,size=8G /dev/shm; Docker: --shm-size)";
 
 static const char advice[] =
     "enlarge /dev/shm (mount -o remount,size=<bytes> /dev/shm; in Docker: --shm-size), "
@@ -34,8 +35,9 @@ int seg_be_create(seg_obj_t *o, const pshm_cfg_t *cfg, const char *name, size_t 
     fd = shm_open(pname, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (fd < 0) {
         if (errno == EEXIST) return seg_exists_err("shared memory object", pname);
-        return pshm_err(-errno, "cannot create shared memory object %s in " SHM_DIR ": %s",
-                        pname, strerror(errno));
+        return pshm_err(-errno, "cannot create shared memory object %s in " SHM_DIR ": %s; %s",
+                        pname, strerror(errno),
+                        seg_open_advice(errno, "check that " SHM_DIR " is a writable tmpfs"));
     }
     memcpy(o->ref.name, pname, sizeof pname);
     if ((rc = seg_fd_setup(o, fd, pname, SHM_DIR, len, advice, hdr)) < 0) {
@@ -56,40 +58,19 @@ int seg_be_attach(seg_obj_t *o, const pshm_cfg_t *cfg, const seg_ref_t *ref)
     /* O_NONBLOCK: a FIFO planted at the name must not hang us. */
     fd = shm_open(ref->name, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0);
     if (fd < 0)
-        return pshm_err(-errno, "cannot open shared memory object %s of a peer: %s", ref->name,
-                        strerror(errno));
+        return pshm_err(-errno, "cannot open shared memory object %s of a peer: %s; %s",
+                        ref->name, strerror(errno),
+                        seg_open_advice(errno, "was it removed by another program?"));
     return seg_fd_map_peer(o, fd, ref, ref->name);
 }
 
 int seg_be_unlink(seg_obj_t *o, const pshm_cfg_t *cfg)
 {
     (void)cfg;
-    if (o->owner && o->named) {
-        /* Removes the name only if it still leads to our object. */
-        int fd2 = shm_open(o->ref.name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0);
-        bool same = fd2 >= 0 && o->fd >= 0 && seg_fd_same(o->fd, fd2);
-        if (fd2 >= 0) close(fd2);
-        if (same && shm_unlink(o->ref.name) < 0 && errno != ENOENT)
-            return pshm_err(-errno, "cannot remove shared memory object %s: %s", o->ref.name,
-                            strerror(errno));
-        o->named = false;
-    }
-    if (o->fd >= 0) {
-        close(o->fd);
-        o->fd = -1;
-    }
-    return 0;
+    return seg_fd_unlink(o, SHM_DIR);
 }
 
-void seg_be_release(seg_obj_t *o, const pshm_cfg_t *cfg)
-{
-    (void)seg_be_unlink(o, cfg);
-    if (o->fd >= 0) close(o->fd);  /* the name could not be removed */
-    o->fd = -1;
-    if (o->addr) munmap(o->addr, o->len);
-    o->addr = NULL;
-    o->len = 0;
-}
+void seg_be_release(seg_obj_t *o, const pshm_cfg_t *cfg) { seg_fd_release(o, cfg); }
 
 int seg_be_avail(const pshm_cfg_t *cfg, uint64_t *bytes)
 {

@@ -170,11 +170,10 @@ int seg_max_size(const pshm_cfg_t *cfg, int node_size, uint64_t reserved, uint64
         pshm_fmt_size(d, sizeof d, by_as == UINT64_MAX ? 0 : by_as);
         return pshm_err(by_store <= by_env && by_store <= by_as ? -ENOSPC : -ENOMEM,
                         "no room for a segment of even one page for each of %d processes: "
-                        "GASNET_MAX_SEGSIZE allows %s each, the %s backing store has %s free "
-                        "(%s of it for the message queues), the address space limit allows %s "
-                        "each (0: none); raise the smallest of these (ulimit -v, GASNET_MAX_SEGSIZE, "
-                        "the size of /dev/shm or GASNET_TMPDIR)",
-                        node_size, a, seg_be_name, b, c, d);
+                        "GASNET_MAX_SEGSIZE allows %s each, the %s store has %s free (%s of it "
+                        "for the message queues), the address space allows %s each (0: no "
+                        "limit); raise the smallest: ulimit -v, GASNET_MAX_SEGSIZE, or %s",
+                        node_size, a, seg_be_name, b, c, d, seg_be_store_advice);
     }
     *max = m;
     return 0;
@@ -322,11 +321,52 @@ int seg_fd_map_peer(seg_obj_t *o, int fd, const seg_ref_t *ref, const char *show
     return rc;
 }
 
-bool seg_fd_same(int fd, int fd2)
+const char *seg_open_advice(int err, const char *otherwise)
 {
+    if (err == EMFILE)
+        return "every process holds a descriptor per object while it attaches: raise the "
+               "limit on open files (ulimit -n)";
+    if (err == ENFILE)
+        return "the system's table of open files is full: raise fs.file-max (sysctl -w)";
+    return otherwise;
+}
+
+/*
+ * Removes the name of an object we created, only if it still leads to the
+ * object behind o->fd: compared by lstat of the path, so that no descriptor
+ * is needed (a process out of descriptors must still be able to clean up).
+ */
+int seg_fd_unlink(seg_obj_t *o, const char *dir)
+{
+    char path[PSHM_PATH_MAX + SEG_NAME_MAX + 2];
     struct stat a, b;
-    return fstat(fd, &a) == 0 && fstat(fd2, &b) == 0 && a.st_dev == b.st_dev &&
-           a.st_ino == b.st_ino;
+
+    if (o->owner && o->named) {
+        snprintf(path, sizeof path, "%s%s%s", dir, o->ref.name[0] == '/' ? "" : "/",
+                 o->ref.name);
+        if (o->fd >= 0 && fstat(o->fd, &a) == 0 && lstat(path, &b) == 0 &&
+            S_ISREG(b.st_mode) && a.st_dev == b.st_dev && a.st_ino == b.st_ino &&
+            unlink(path) < 0 && errno != ENOENT)
+            return pshm_err(-errno, "cannot remove %s: %s", path, strerror(errno));
+        o->named = false;
+    }
+    if (o->fd >= 0) {
+        close(o->fd);
+        o->fd = -1;
+    }
+    return 0;
+}
+
+void seg_fd_release(seg_obj_t *o, const pshm_cfg_t *cfg)
+{
+    (void)seg_be_unlink(o, cfg);
+    if (o->fd >= 0)
+        close(o->fd); /* the name could not be removed */
+    o->fd = -1;
+    if (o->addr)
+        munmap(o->addr, o->len);
+    o->addr = NULL;
+    o->len = 0;
 }
 
 bool seg_meta_unwritten(const seg_meta_t *m)

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 const char seg_be_name[] = "sysv";
+const char seg_be_store_advice[] = "raise kernel.shmmax and kernel.shmall (sysctl -w)";
 
 static uint64_t read_u64(const char *path)
 {

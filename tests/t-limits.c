@@ -161,6 +161,11 @@ static int limits(void)
     limit_case_t nofile = { "RLIMIT_NOFILE 8, 8 processes", 8, 1 << 16, RLIMIT_NOFILE, 8,
                             { "ulimit -n", NULL, NULL } };
     fails += run_case(h, &nofile, n++);
+    /* Lower still: the objects' own descriptors run out, and the names must
+     * still be removed (removal needs no descriptor). */
+    limit_case_t nofile6 = { "RLIMIT_NOFILE 6, 8 processes", 8, 1 << 16, RLIMIT_NOFILE, 6,
+                             { "ulimit -n", NULL, NULL } };
+    fails += run_case(h, &nofile6, n++);
     limit_case_t as = { "RLIMIT_AS 512 MiB, 4 x 256 MiB", 4, 256 << 20, RLIMIT_AS, 512 << 20,
                         { "address space", "ulimit -v", NULL } };
     fails += run_case(h, &as, n++);
