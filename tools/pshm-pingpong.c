@@ -14,7 +14,8 @@
  * limits alone in two forked processes, without the library.
  *
  * Statistics (see pshm-pingpong(1)): latency = round trip / 2 for ping-pongs;
- * "median" is the median of the repetitions' medians, "p99" the 99th
+ * "median" is the median of the repetitions' medians (a repetition's median
+ * taken over the means of blocks of LAT_BLOCK iterations), "p99" the 99th
  * percentile of every timed iteration of every repetition pooled. Rates are
  * measured over a whole timed loop per repetition; "median" is the median of
  * the repetitions and the p99 column holds the slowest repetition.
@@ -1380,9 +1381,10 @@ static void meet_peer(void)
                a, b, o.pin ? "pinned" : "not pinned, as last seen", o.reps, o.iters,
                (unsigned long long)(LAT_BYTES / MiB), o.warmup >= 0 ? "as given" : "iters/10",
                o.window, use_tsc ? "TSC" : "clock_gettime");
-        printf("# latency us, one-way = round trip / 2; median of repetition medians; p99 of all "
-               "iterations pooled\n# bandwidth GB/s (1e9 B/s), rate Mmsg/s: median of repetitions; "
-               "worst = slowest repetition; ratio = value / limit\n");
+        printf("# latency us, one-way = round trip / 2; median of repetition medians (each over "
+               "%d-iteration blocks); p99 of all iterations pooled\n"
+               "# bandwidth GB/s (1e9 B/s), rate Mmsg/s: median of repetitions; "
+               "worst = slowest repetition; ratio = value / limit\n", LAT_BLOCK);
     }
     if (g.same_core) note("both processes run on CPU %d: latencies are scheduler time slices", a);
     else if (o.pin && smt_siblings(a, b))
