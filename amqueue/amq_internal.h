@@ -201,6 +201,15 @@ struct pshm_token {
  * shared library would make that a call to __tls_get_addr. */
 extern _Thread_local unsigned amq_in_handler __attribute__((tls_model("initial-exec")));
 
+/* --enable-debug adds the checks that cost time on the fast path: a token
+ * is used only inside its own handler (a thread-local store per handler), a
+ * Long's source does not overlap its destination. The release build keeps
+ * the cheap ones (live context, ranks, handler, counts, sizes, bounds). A
+ * constant, so that the release build compiles them away without #if. */
+enum { AMQ_DEBUG = PSHM_DEBUG };
+/* Debug builds: the token of the handler running on this thread, or NULL. */
+extern _Thread_local const pshm_token_t *amq_cur_token __attribute__((tls_model("initial-exec")));
+
 /* Runs pending handlers of the networks in `netmask` (bit n = network n). */
 int amq_poll(pshm_ctx_t *ctx, unsigned netmask);
 /* Non-zero if a message is waiting; acquire, so that what its sender did

@@ -115,8 +115,13 @@ poll_queue(pshm_ctx_t *ctx, unsigned j, int net, int src, unsigned budget, int *
                                fn == NULL ? "that handler is not registered here"
                                           : "the argument count does not match the handler");
         } else {
+            const pshm_token_t *outer = AMQ_DEBUG ? amq_cur_token : NULL;
             amq_in_handler++;
+            if (AMQ_DEBUG)
+                amq_cur_token = &tok;
             fn(&tok, buf, (size_t)nbytes, (const uint32_t *)body, na);
+            if (AMQ_DEBUG)
+                amq_cur_token = outer; /* a reply waiting for room runs reply handlers */
             amq_in_handler--;
             tok.replied = 0;
         }
@@ -254,7 +259,7 @@ int pshm_poll(pshm_ctx_t *ctx)
 {
     int rc;
 
-    if (PSHM_UNLIKELY(ctx == NULL || ctx->state != CTX_ATTACHED || ctx->amq == NULL)) {
+    if (PSHM_UNLIKELY(!ctx_attached(ctx))) {
         rc = ctx_check(ctx, CTX_ATTACHED, "pshm_poll");
         return rc < 0 ? rc : pshm_err(-EINVAL, "pshm_poll: call pshm_attach first");
     }

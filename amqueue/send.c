@@ -21,6 +21,7 @@
 #include <string.h>
 
 _Thread_local unsigned amq_in_handler __attribute__((tls_model("initial-exec")));
+_Thread_local const pshm_token_t *amq_cur_token __attribute__((tls_model("initial-exec")));
 
 int pshm_am_register(pshm_ctx_t *ctx, const pshm_handler_entry_t *table, size_t count)
 {
@@ -305,6 +306,18 @@ static int long_target(pshm_ctx_t *ctx, const char *fn, int dlocal, const void *
     return 0;
 }
 
+/* Debug: a Long whose source overlaps its destination would be copied with
+ * memcpy, whose result is undefined for overlapping ranges. */
+static int long_overlap(const char *fn, const void *buf, const void *ldst, uint64_t n)
+{
+    uintptr_t s = (uintptr_t)buf, d = (uintptr_t)ldst;
+
+    if (n == 0 || s + n <= d || d + n <= s)
+        return 0;
+    return pshm_err(-EINVAL, "%s: the %llu-byte source at %p overlaps its destination (%p "
+                    "here); copy it aside first", fn, (unsigned long long)n, buf, ldst);
+}
+
 /* request() and reply() are inlined into each public call, so that the
  * category is a constant and its dead branches vanish from the fast path. */
 static inline __attribute__((always_inline)) int
@@ -315,8 +328,8 @@ request(pshm_ctx_t *ctx, const char *fn, int dest, unsigned handler, int cat,
     void *ldst = NULL;
     int rc;
 
-    /* Full context check only on the cold path (ctx_check is a call). */
-    if (PSHM_UNLIKELY(ctx == NULL || ctx->state != CTX_ATTACHED || ctx->amq == NULL)) {
+    /* The message for a bad context is made on the cold path (a call). */
+    if (PSHM_UNLIKELY(!ctx_attached(ctx))) {
         rc = ctx_check(ctx, CTX_ATTACHED, fn);
         return rc < 0 ? rc : pshm_err(-EINVAL, "%s: call pshm_attach first", fn);
     }
@@ -327,6 +340,8 @@ request(pshm_ctx_t *ctx, const char *fn, int dest, unsigned handler, int cat,
                         "reply through the token instead", fn);
     if (cat == AMQ_LONG &&
         (rc = long_target(ctx, fn, ctx_local(ctx, dest), dest_addr, nbytes, &ldst)) < 0)
+        return rc;
+    if (AMQ_DEBUG && cat == AMQ_LONG && (rc = long_overlap(fn, buf, ldst, nbytes)) < 0)
         return rc;
     return amq_send(ctx, ctx_local(ctx, dest), AMQ_REQ, handler, cat, buf, nbytes, ldst,
                     (uint64_t)(uintptr_t)dest_addr, flags, nargs, args);
@@ -343,6 +358,9 @@ reply(pshm_token_t *t, const char *fn, unsigned handler, int cat, const void *bu
 
     if (PSHM_UNLIKELY(t == NULL))
         return pshm_err(-EINVAL, "%s: the token is NULL", fn);
+    if (AMQ_DEBUG && t != amq_cur_token)
+        return pshm_err(-EINVAL, "%s: this token is not the one of the handler running now "
+                        "(a token is valid only inside its own handler)", fn);
     ctx = t->ctx;
     if (PSHM_UNLIKELY(t->net != AMQ_REQ))
         return pshm_err(-EINVAL, "%s: a reply handler may not reply (handler of a message "
@@ -354,6 +372,8 @@ reply(pshm_token_t *t, const char *fn, unsigned handler, int cat, const void *bu
         return send_bad(ctx, fn, t->src, handler, buf, nbytes, flags, nargs, args, cat);
     if (cat == AMQ_LONG &&
         (rc = long_target(ctx, fn, t->src_local, dest_addr, nbytes, &ldst)) < 0)
+        return rc;
+    if (AMQ_DEBUG && cat == AMQ_LONG && (rc = long_overlap(fn, buf, ldst, nbytes)) < 0)
         return rc;
     rc = amq_send(ctx, t->src_local, AMQ_REP, handler, cat, buf, nbytes, ldst,
                   (uint64_t)(uintptr_t)dest_addr, flags, nargs, args);

@@ -22,9 +22,8 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-/* The live context of this process: detects a double init and calls made
- * with a context that was finalized (they are never dereferenced). */
-static pshm_ctx_t *_Atomic live_ctx;
+/* The live context of this process (declared in internal.h). */
+pshm_ctx_t *_Atomic pshm_live_ctx;
 
 /* A failing rank's sentence, whole, to every other rank. */
 #define ATTACH_MSG_MAX 480
@@ -48,7 +47,7 @@ int ctx_check(const pshm_ctx_t *ctx, int need_state, const char *fn)
 {
     if (PSHM_UNLIKELY(ctx == NULL))
         return pshm_err(-EINVAL, "%s: the context is NULL; call pshm_init first", fn);
-    if (PSHM_UNLIKELY(ctx != atomic_load_explicit(&live_ctx, memory_order_relaxed)))
+    if (PSHM_UNLIKELY(ctx != atomic_load_explicit(&pshm_live_ctx, memory_order_relaxed)))
         return pshm_err(-EINVAL, "%s: not a live context (called before pshm_init or after "
                                  "pshm_finalize)", fn);
     if (PSHM_UNLIKELY(need_state == CTX_ATTACHED && ctx->state != CTX_ATTACHED))
@@ -73,7 +72,7 @@ int pshm_init(pshm_ctx_t **out, const pshm_init_attr_t *attr)
         return pshm_err(-ENOMEM, "pshm_init: out of memory for the context (%zu bytes)",
                         sizeof *ctx);
     /* Claim the process-wide slot first: a second init must change nothing. */
-    if (!atomic_compare_exchange_strong(&live_ctx, &expected, ctx)) {
+    if (!atomic_compare_exchange_strong(&pshm_live_ctx, &expected, ctx)) {
         free(ctx);
         return pshm_err(-EALREADY, "pshm_init: this process already has a context; call "
                                    "pshm_finalize before initializing again");
@@ -108,7 +107,7 @@ fail_boot:
     boot_abort(&ctx->boot, 1);
     boot_close(&ctx->boot);
 fail_env:
-    atomic_store(&live_ctx, NULL);
+    atomic_store(&pshm_live_ctx, NULL);
     free(ctx);
     return pshm_err_prefix(rc, "pshm_init");
 }
@@ -401,7 +400,7 @@ int pshm_finalize(pshm_ctx_t *ctx)
         boot_finish(&ctx->boot);
     boot_close(&ctx->boot);
     nodemap_free(&ctx->nm);
-    atomic_store(&live_ctx, NULL);
+    atomic_store(&pshm_live_ctx, NULL);
     /* A stale pointer used later reads a state that is not attached. */
     memset(ctx, 0, sizeof *ctx);
     free(ctx);
@@ -413,7 +412,7 @@ void pshm_abort(pshm_ctx_t *ctx, int code)
     /* 0 is "running" and LIVE_DIED_CODE "died" in the abort word. */
     if (code == 0 || code == LIVE_DIED_CODE)
         code = 1;
-    if (ctx != NULL && ctx == atomic_load(&live_ctx)) {
+    if (ctx != NULL && ctx == atomic_load(&pshm_live_ctx)) {
         if (ctx->state == CTX_ATTACHED)
             amq_set_abort(ctx, ctx->rank, code);
         /* Names not yet removed would outlive the job. */

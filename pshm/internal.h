@@ -161,6 +161,18 @@ struct pshm_ctx {
 /* Context checks shared by every public call. */
 int ctx_check(const pshm_ctx_t *ctx, int need_state, const char *fn);
 
+/* The live context of this process: a double init, and calls with a context
+ * that was finalized or never was, are detected by comparing pointers, so
+ * that such a pointer is never dereferenced. */
+extern pshm_ctx_t *_Atomic pshm_live_ctx;
+
+/* The fast paths' whole context check: the live one, attached. */
+static inline bool ctx_attached(const pshm_ctx_t *ctx)
+{
+    return ctx != NULL && ctx == atomic_load_explicit(&pshm_live_ctx, memory_order_relaxed) &&
+           ctx->state == CTX_ATTACHED;
+}
+
 /* Job rank -> supernode rank, or -1 when not local (no checks: hot path). */
 static inline int ctx_local(const pshm_ctx_t *ctx, int rank) { return ctx->nm.local_rank[rank]; }
 
