@@ -251,16 +251,10 @@ static const char *segsize_limit(const pshm_ctx_t *ctx, uint64_t max, uint64_t r
         return "the address space limit of the process; raise it (ulimit -v)";
     if (s->bytes != 0 && (s->per == 'h' ? s->bytes / (uint64_t)ctx->nm.node_size : s->bytes) <= max)
         return "GASNET_MAX_SEGSIZE; raise it";
-#if defined(PSHM_BACKEND_FILE)
-    snprintf(buf, n, "the free space of GASNET_TMPDIR (%s); free space there or set "
-             "GASNET_TMPDIR to a larger file system", ctx->cfg.tmpdir);
-#elif defined(PSHM_BACKEND_SYSV)
-    snprintf(buf, n, "kernel.shmmax / kernel.shmall (or the memory free for them); raise "
-             "them with sysctl -w kernel.shmmax=<bytes> kernel.shmall=<pages>");
-#else
-    snprintf(buf, n, "the free space of /dev/shm; enlarge it (mount -o remount,size=<bytes> "
-             "/dev/shm; in Docker: --shm-size)");
-#endif
+    char adv[PSHM_PATH_MAX + 80];
+
+    snprintf(buf, n, "the room in the %s backend's store; %s", seg_be_name,
+             seg_be_store_advice(&ctx->cfg, adv, sizeof adv));
     return buf;
 }
 

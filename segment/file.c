@@ -15,7 +15,13 @@
 #include <unistd.h>
 
 const char seg_be_name[] = "file";
-const char seg_be_store_advice[] = "free space in GASNET_TMPDIR, or point it at a larger file system";
+
+const char *seg_be_store_advice(const pshm_cfg_t *cfg, char *buf, size_t n)
+{
+    snprintf(buf, n, "free space in GASNET_TMPDIR (%s), or set it to a larger file system",
+             cfg->tmpdir);
+    return buf;
+}
 
 static const char advice[] =
     "free space there, set GASNET_TMPDIR to a larger file system (a tmpfs is fastest), "

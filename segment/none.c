@@ -11,7 +11,13 @@
 #include <sys/mman.h>
 
 const char seg_be_name[] = "none";
-const char seg_be_store_advice[] = "free memory";
+
+const char *seg_be_store_advice(const pshm_cfg_t *cfg, char *buf, size_t n)
+{
+    (void)cfg;
+    snprintf(buf, n, "free memory");
+    return buf;
+}
 
 int seg_be_create(seg_obj_t *o, const pshm_cfg_t *cfg, const char *name, size_t len,
                   const seg_meta_t *hdr)

@@ -16,7 +16,14 @@
 #define SHM_DIR "/dev/shm"
 
 const char seg_be_name[] = "posix";
-const char seg_be_store_advice[] = "enlarge /dev/shm (mount -o remount,size=8G /dev/shm; Docker: --shm-size)";
+
+const char *seg_be_store_advice(const pshm_cfg_t *cfg, char *buf, size_t n)
+{
+    (void)cfg;
+    snprintf(buf, n, "free space in /dev/shm, or enlarge it (mount -o remount,size=8G /dev/shm; "
+             "Docker: --shm-size)");
+    return buf;
+}
 
 static const char advice[] =
     "enlarge /dev/shm (mount -o remount,size=<bytes> /dev/shm; in Docker: --shm-size), "

@@ -139,7 +139,7 @@ void seg_meta_put(void *dst, const seg_meta_t *hdr, const char *name)
 
 int seg_max_size(const pshm_cfg_t *cfg, int node_size, uint64_t reserved, uint64_t *max)
 {
-    char a[32], b[32], c[32], d[32];
+    char a[32], b[32], c[32], d[32], adv[PSHM_PATH_MAX + 80];
     uint64_t pg = page_size(), phys = seg_phys_mem(), avail, by_env, by_store, by_as = UINT64_MAX;
     struct rlimit rl;
     int rc;
@@ -173,7 +173,8 @@ int seg_max_size(const pshm_cfg_t *cfg, int node_size, uint64_t reserved, uint64
                         "GASNET_MAX_SEGSIZE allows %s each, the %s store has %s free (%s of it "
                         "for the message queues), the address space allows %s each (0: no "
                         "limit); raise the smallest: ulimit -v, GASNET_MAX_SEGSIZE, or %s",
-                        node_size, a, seg_be_name, b, c, d, seg_be_store_advice);
+                        node_size, a, seg_be_name, b, c, d,
+                        seg_be_store_advice(cfg, adv, sizeof adv));
     }
     *max = m;
     return 0;

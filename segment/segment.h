@@ -68,8 +68,8 @@ typedef struct seg_obj {
 /* ---- backend: one of posix.c, sysv.c, file.c, none.c ---- */
 
 extern const char seg_be_name[];   /* "posix", "sysv", "file", "none" */
-/* How to give this backend's store more room (for messages). */
-extern const char seg_be_store_advice[];
+/* How to give this backend's store more room, for messages: into buf. */
+const char *seg_be_store_advice(const struct pshm_cfg *cfg, char *buf, size_t n);
 
 /* Creates `name` exclusively (mode 0600 whatever the umask), writes the
  * header `hdr` (its name field and magic are filled in here) before anything

@@ -16,7 +16,14 @@
 #include <unistd.h>
 
 const char seg_be_name[] = "sysv";
-const char seg_be_store_advice[] = "raise kernel.shmmax and kernel.shmall (sysctl -w)";
+
+const char *seg_be_store_advice(const pshm_cfg_t *cfg, char *buf, size_t n)
+{
+    (void)cfg;
+    snprintf(buf, n, "raise kernel.shmmax and kernel.shmall (sysctl -w kernel.shmmax=<bytes> "
+             "kernel.shmall=<pages>)");
+    return buf;
+}
 
 static uint64_t read_u64(const char *path)
 {

@@ -24,7 +24,7 @@
 #define XMAX 4096            /* bytes one rank may contribute */
 #define SEGSIZE (64 * 1024)
 /* --disable-pshm: every process is a supernode of one. */
-#if defined(PSHM_BACKEND_NONE) && PSHM_BACKEND_NONE
+#if PSHM_BACKEND_NONE
 #define NODE_SIZE 1
 #else
 #define NODE_SIZE NPROCS

@@ -463,7 +463,7 @@ static void check_leaks(unsigned id)
 }
 
 /* The none backend creates nothing in the system: there is nothing to plant. */
-#ifdef PSHM_BACKEND_NONE
+#if PSHM_BACKEND_NONE
 #define HAVE_OBJECTS 0
 #else
 #define HAVE_OBJECTS 1

@@ -58,7 +58,7 @@ run --enable-pshm-sysv '--prefix=/opt/p q"r\s' 'CFLAGS=-O1 -g'
 [ $rc -eq 0 ] || { echo "FAIL: ./configure --enable-pshm-sysv failed: $out"; exit 1; }
 has config.h '#define PSHM_BACKEND_SYSV 1'
 has config.h '#define PSHM_BACKEND_NAME "sysv"'
-for b in POSIX FILE NONE; do hasnt config.h "PSHM_BACKEND_$b"; done
+for b in POSIX FILE NONE; do has config.h "#define PSHM_BACKEND_$b 0"; done
 has config.h '#define PSHM_CONFIGURE_ARGS'
 has config.h '#define PSHM_CACHE_LINE'
 has config.h '#define PSHM_VERSION "0.1.0"'

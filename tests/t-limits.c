@@ -17,15 +17,6 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 
-#ifndef PSHM_BACKEND_POSIX
-#define PSHM_BACKEND_POSIX 0
-#endif
-#ifndef PSHM_BACKEND_SYSV
-#define PSHM_BACKEND_SYSV 0
-#endif
-#ifndef PSHM_BACKEND_FILE
-#define PSHM_BACKEND_FILE 0
-#endif
 
 #define LIM_DIR "/tmp/pshm-limits-test"
 

@@ -182,7 +182,7 @@ static int job_rank(const int *node_of, int size, int host_count)
 
     CHECK_OK(pshm_init(&ctx, NULL));
     me = pshm_rank(ctx);
-#if defined(PSHM_BACKEND_NONE) && PSHM_BACKEND_NONE
+#if PSHM_BACKEND_NONE
     /* --disable-pshm: every process is a supernode of one. */
     static int alone[LAUNCH_MAX_PROCS];
     for (int r = 0; r < size; r++)

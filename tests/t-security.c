@@ -22,19 +22,6 @@
 #include <sys/shm.h>
 #include <sys/stat.h>
 
-/* config.h defines only the configured backend. */
-#ifndef PSHM_BACKEND_POSIX
-#define PSHM_BACKEND_POSIX 0
-#endif
-#ifndef PSHM_BACKEND_SYSV
-#define PSHM_BACKEND_SYSV 0
-#endif
-#ifndef PSHM_BACKEND_FILE
-#define PSHM_BACKEND_FILE 0
-#endif
-#ifndef PSHM_BACKEND_NONE
-#define PSHM_BACKEND_NONE 0
-#endif
 
 #define NP 2
 #define PLANT_LEN 4096

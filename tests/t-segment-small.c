@@ -20,15 +20,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#ifndef PSHM_BACKEND_SYSV
-#define PSHM_BACKEND_SYSV 0
-#endif
-#ifndef PSHM_BACKEND_FILE
-#define PSHM_BACKEND_FILE 0
-#endif
-#ifndef PSHM_BACKEND_NONE
-#define PSHM_BACKEND_NONE 0
-#endif
 
 #define SMALL (1u << 20)
 #define BIG (4u << 20)

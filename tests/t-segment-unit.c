@@ -18,19 +18,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* config.h defines only the configured backend's macro. */
-#ifndef PSHM_BACKEND_POSIX
-#define PSHM_BACKEND_POSIX 0
-#endif
-#ifndef PSHM_BACKEND_SYSV
-#define PSHM_BACKEND_SYSV 0
-#endif
-#ifndef PSHM_BACKEND_FILE
-#define PSHM_BACKEND_FILE 0
-#endif
-#ifndef PSHM_BACKEND_NONE
-#define PSHM_BACKEND_NONE 0
-#endif
 
 #define USER_LEN 10000u
 
