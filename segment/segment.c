@@ -7,6 +7,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -182,26 +183,66 @@ int seg_max_size(const pshm_cfg_t *cfg, int node_size, uint64_t reserved, uint64
 
 /* ------------------------------------------------------------ pid start */
 
-int seg_pid_start(pid_t pid, uint64_t *start)
+/* Reads the state (field 3) and start time (field 22) of /proc/PID/stat.
+ * Returns 0, -ENOENT (no such process), -EIO (unparsable) or -errno. */
+static int proc_stat(pid_t pid, char *state, uint64_t *start)
 {
     char path[64], buf[1024];
+    unsigned long long v = 0;
+    char c = 0;
+
     snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
-        return pshm_err(errno == ENOENT ? -ESRCH : -errno, "cannot read %s: %s", path,
-                        strerror(errno));
+        return -errno;
     ssize_t n = read(fd, buf, sizeof buf - 1);
     close(fd);
-    if (n <= 0) return pshm_err(-EIO, "cannot read %s", path);
+    if (n <= 0)
+        return -ENOENT; /* vanished while we read */
     buf[n] = 0;
     /* The command name (field 2) may hold spaces and ')': skip to the last ')'. */
     char *p = strrchr(buf, ')');
-    unsigned long long v = 0;
-    if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d "
-                            "%*d %*d %*d %*d %llu", &v) != 1)
-        return pshm_err(-EIO, "cannot parse the start time in %s", path);
+    if (!p || sscanf(p + 2, "%c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d "
+                            "%*d %*d %*d %*d %llu", &c, &v) != 2)
+        return -EIO;
+    *state = c;
     *start = v;
     return 0;
+}
+
+int seg_pid_start(pid_t pid, uint64_t *start)
+{
+    char state;
+    int rc = proc_stat(pid, &state, start);
+
+    if (rc == -ENOENT)
+        return pshm_err(-ESRCH, "process %d does not exist (/proc/%d/stat)", (int)pid, (int)pid);
+    if (rc < 0)
+        return pshm_err(rc, "cannot read the start time of process %d from /proc/%d/stat: %s",
+                        (int)pid, (int)pid, strerror(-rc));
+    return 0;
+}
+
+int seg_pid_state(pid_t pid, uint64_t start)
+{
+    uint64_t now_start = 0;
+    char state = 0;
+    int rc;
+
+    if (pid <= 0)
+        return SEG_PID_DEAD;
+    rc = proc_stat(pid, &state, &now_start);
+    if (rc == -ENOENT)
+        return SEG_PID_DEAD;
+    if (rc == -EIO)
+        return SEG_PID_ALIVE; /* cannot tell: never act on a guess */
+    if (rc < 0) /* no /proc: the pid alone decides (EPERM: someone's live pid) */
+        return kill(pid, 0) < 0 && errno == ESRCH ? SEG_PID_DEAD : SEG_PID_ALIVE;
+    if (state == 'Z' || state == 'X')
+        return SEG_PID_DEAD; /* a zombie has released its mappings */
+    if (start != 0 && now_start != start)
+        return SEG_PID_REUSED;
+    return SEG_PID_ALIVE;
 }
 
 /* ---------------------------------------------- descriptor-based objects */

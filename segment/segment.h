@@ -108,6 +108,10 @@ static inline void *seg_user_base(const seg_obj_t *o) { return (char *)o->addr +
 int seg_max_size(const struct pshm_cfg *cfg, int node_size, uint64_t reserved, uint64_t *max);
 /* Start time of `pid` in clock ticks after boot (field 22 of /proc/PID/stat). */
 int seg_pid_start(pid_t pid, uint64_t *start);
+/* Is the process that started at `start` (0: unknown) still running as `pid`?
+ * A zombie counts as dead; when /proc cannot tell, it counts as alive. */
+enum { SEG_PID_ALIVE, SEG_PID_DEAD, SEG_PID_REUSED };
+int seg_pid_state(pid_t pid, uint64_t start);
 /* True if the header was never written: the magic is still zero (the
  * creator died between creating the object and writing its header). */
 bool seg_meta_unwritten(const seg_meta_t *m);

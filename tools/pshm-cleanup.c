@@ -58,39 +58,11 @@ static time_t now;
 
 /* ------------------------------------------------------------ liveness */
 
-enum { CREATOR_ALIVE, CREATOR_DEAD, CREATOR_REUSED };
+/* The creator's state (seg_pid_state): pid plus start time, so that a
+ * recycled pid is not mistaken for the creator. */
+enum { CREATOR_ALIVE = SEG_PID_ALIVE, CREATOR_DEAD = SEG_PID_DEAD, CREATOR_REUSED = SEG_PID_REUSED };
 
-/*
- * The creator is alive if /proc/PID exists, is not a zombie, and started at
- * the time the header recorded (0 there: unknown, the pid alone decides).
- * When /proc cannot tell, kill(pid, 0) does (EPERM: someone else's live pid).
- */
-static int creator_state(const seg_meta_t *m)
-{
-    char path[64], buf[1024];
-    unsigned long long start = 0;
-    char state = 0;
-
-    if (m->pid <= 0) return CREATOR_DEAD;
-    snprintf(path, sizeof path, "/proc/%d/stat", (int)m->pid);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        if (errno == ENOENT) return CREATOR_DEAD;
-        return kill(m->pid, 0) < 0 && errno == ESRCH ? CREATOR_DEAD : CREATOR_ALIVE;
-    }
-    ssize_t n = read(fd, buf, sizeof buf - 1);
-    close(fd);
-    if (n <= 0) return CREATOR_DEAD; /* vanished while we read */
-    buf[n] = 0;
-    /* Field 2 (the command) may hold spaces and ')': fields 3.. follow the last ')'. */
-    char *p = strrchr(buf, ')');
-    if (!p || sscanf(p + 2, "%c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d "
-                            "%*d %*d %*d %*d %llu", &state, &start) != 2)
-        return CREATOR_ALIVE; /* cannot tell: never remove on a guess */
-    if (state == 'Z' || state == 'X') return CREATOR_DEAD;
-    if (m->pid_start != 0 && start != m->pid_start) return CREATOR_REUSED;
-    return CREATOR_ALIVE;
-}
+static int creator_state(const seg_meta_t *m) { return seg_pid_state(m->pid, m->pid_start); }
 
 /* ------------------------------------------------------------ printing */
 

@@ -523,28 +523,6 @@ typedef struct wd_msg {
 
 #define WATCHDOG_WAIT_NS 10000000000ull   /* dying ranks: up to 10 s */
 
-/* True if pid still runs as the process that started at `start`: a zombie
- * has released its mappings; a recycled pid is somebody else. */
-static bool rank_running(pid_t pid, uint64_t start)
-{
-    char path[64], buf[1024], state = 0;
-    unsigned long long st = 0;
-    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return errno != ENOENT && kill(pid, 0) == 0;   /* no /proc: the pid decides */
-    ssize_t n = read(fd, buf, sizeof buf - 1);
-    close(fd);
-    if (n <= 0)
-        return false;
-    buf[n] = 0;
-    char *p = strrchr(buf, ')');   /* the command (field 2) may hold ')' */
-    if (p == NULL || sscanf(p + 2, "%c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d "
-                                   "%*d %*d %*d %*d %*d %llu", &state, &st) != 2)
-        return true;   /* cannot tell: wait (bounded) */
-    return state != 'Z' && state != 'X' && (start == 0 || st == start);
-}
-
 /*
  * The watchdog. It reads the ranks' (pid, start) as pshmrun starts them.
  * "done": pshmrun ended normally and removed the objects itself; exit.
@@ -591,7 +569,7 @@ static void watchdog(int fd)
     for (uint64_t end = pshm_now_ns() + WATCHDOG_WAIT_NS;;) {
         int alive = 0;
         for (int i = 0; i < known; i++)
-            if (ranks[i].pid > 0 && rank_running(ranks[i].pid, ranks[i].start)) {
+            if (ranks[i].pid > 0 && seg_pid_state(ranks[i].pid, ranks[i].start) == SEG_PID_ALIVE) {
                 kill(ranks[i].pid, SIGKILL);
                 alive++;
             } else {
