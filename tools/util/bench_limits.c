@@ -1,0 +1,304 @@
+/*
+ * bench_limits.c - pshm-pingpong's pair: waits, limit kernels, timing loops.
+ */
+#include "internal.h" /* pshm_cpu_relax */
+#include "tools/util/bench_limits.h"
+#include "tools/util/bench_stats.h"
+#include "tools/util/bench_sys.h"
+
+#include <errno.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static bench_pair_t *g;
+static uint64_t lim_epoch, hs_seq, ring_head[2];
+static volatile unsigned char sink_byte;
+static uint64_t sink_words[8];
+
+void bench_pair_bind(bench_pair_t *pair) { g = pair; }
+
+void bench_die(int code, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "pshm-pingpong: rank %d: ", g->me);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    if (g->ctx) pshm_abort(g->ctx, code);
+    exit(code);
+}
+
+void bench_fail(const char *call, int rc)
+{
+    if (rc == -ECANCELED) {
+        if (g->ctx) pshm_abort(g->ctx, 1);
+        exit(1);
+    }
+    const char *why = pshm_last_error();
+    bench_die(1, "%.*s failed: %s", (int)strcspn(call, "("), call, *why ? why : pshm_strerror(rc));
+}
+/* ------------------------------------------------------------ limits: waiting */
+
+typedef struct spin { uint32_t n; uint64_t t0; } spin_t;
+
+/* A step of a limits wait: PAUSE (yield if both processes share a CPU); every
+ * 16K steps checks that the peer is alive and that 60 s have not passed. */
+static void lim_spin(spin_t *s)
+{
+    if (g->same_core) sched_yield();
+    else pshm_cpu_relax();
+    if ((++s->n & 0x3fff) != 0) return;
+    int dead;
+    if (!g->ctx && g->me == 0) dead = waitpid(g->peer_pid, NULL, WNOHANG) == g->peer_pid;
+    else if (!g->ctx) dead = getppid() != g->parent;
+    else dead = g->peer_pid > 0 && kill(g->peer_pid, 0) != 0 && errno == ESRCH;
+    if (dead) bench_die(1, "the other process (pid %d) died", (int)g->peer_pid);
+    uint64_t t = bench_now_ns();
+    if (s->t0 == 0) s->t0 = t;
+    else if (t - s->t0 > 60000000000ull) bench_die(1, "no answer from the other process in 60 s");
+}
+
+static void wait_eq(_Atomic uint64_t *p, uint64_t v)
+{
+    spin_t s = {0, 0};
+    while (atomic_load_explicit(p, memory_order_acquire) != v) lim_spin(&s);
+}
+
+static void lim_barrier(void)
+{
+    uint64_t e = ++lim_epoch;
+    spin_t s = {0, 0};
+    /* release: my writes before the barrier are seen by the peer after it */
+    atomic_store_explicit(&g->lim->arrive[g->me].v, e, memory_order_release);
+    while (atomic_load_explicit(&g->lim->arrive[1 - g->me].v, memory_order_acquire) < e) lim_spin(&s);
+}
+
+void bench_sync_pair(void)
+{
+    if (g->ctx) CHK(pshm_barrier(g->ctx));
+    else lim_barrier();
+}
+
+/* ------------------------------------------------------------ limits: kernels */
+
+void bench_handoff_op(size_t size)
+{
+    (void)size;
+    uint64_t i = ++hs_seq;
+    for (int k = 0; k < 7; k++) g->lim->ping.payload[k] = i + (uint64_t)k;
+    atomic_store_explicit(&g->lim->ping.seq, i, memory_order_release); /* publishes the payload */
+    wait_eq(&g->lim->pong.seq, i);
+    memcpy(sink_words, g->lim->pong.payload, 56);
+}
+
+void bench_handoff_serve(size_t size, long n)
+{
+    (void)size;
+    for (long j = 0; j < n; j++) {
+        uint64_t i = ++hs_seq;
+        wait_eq(&g->lim->ping.seq, i);
+        memcpy(sink_words, g->lim->ping.payload, 56);
+        for (int k = 0; k < 7; k++) g->lim->pong.payload[k] = sink_words[k] + 1;
+        atomic_store_explicit(&g->lim->pong.seq, i, memory_order_release);
+    }
+}
+
+static void ring_send(int k, const unsigned char *src, size_t len)
+{
+    lim_ring_t *r = &g->lim->ring[k];
+    size_t off = 0;
+    do {
+        uint64_t h = ring_head[k];
+        lim_hdr_t *hd = &r->hdr[h % LIM_NSLOT];
+        size_t n = len - off < LIM_CHUNK ? len - off : LIM_CHUNK;
+        wait_eq(&hd->seq, 0); /* acquire: the receiver is done with the slot */
+        if (n <= LIM_INL) memcpy(hd->inl, src + off, n);
+        else memcpy(r->data[h % LIM_NSLOT], src + off, n);
+        hd->len = n;
+        atomic_store_explicit(&hd->seq, h + 1, memory_order_release); /* publishes len + data */
+        ring_head[k] = h + 1;
+        off += n;
+    } while (off < len);
+}
+
+/* Reads in place: the inline bytes, or the first byte of a chunk. */
+static void ring_recv(int k, size_t len)
+{
+    lim_ring_t *r = &g->lim->ring[k];
+    size_t off = 0;
+    do {
+        uint64_t h = ring_head[k];
+        lim_hdr_t *hd = &r->hdr[h % LIM_NSLOT];
+        wait_eq(&hd->seq, h + 1);
+        size_t n = hd->len;
+        if (n <= LIM_INL) memcpy(sink_words, hd->inl, n);
+        else sink_byte = r->data[h % LIM_NSLOT][0];
+        atomic_store_explicit(&hd->seq, 0, memory_order_release); /* my reads happen before reuse */
+        ring_head[k] = h + 1;
+        off += n;
+    } while (off < len);
+}
+
+void bench_ring_op(size_t size)
+{
+    ring_send(0, g->src, size);
+    ring_recv(1, size);
+}
+
+void bench_ring_serve(size_t size, long n)
+{
+    for (long j = 0; j < n; j++) {
+        ring_recv(0, size);
+        ring_send(1, g->src, size);
+    }
+}
+
+void bench_ring_stream(size_t size, long nwin, long window)
+{
+    for (long w = 0; w < nwin; w++) {
+        for (long j = 0; j < window; j++) ring_send(0, g->src, size);
+        ring_recv(1, 4);
+    }
+}
+
+void bench_ring_sink(size_t size, long nwin, long window)
+{
+    for (long w = 0; w < nwin; w++) {
+        for (long j = 0; j < window; j++) ring_recv(0, size);
+        ring_send(1, g->src, 4);
+    }
+}
+
+void bench_memcpy_op(size_t size) { memcpy(g->dst, g->src, size); }
+
+void bench_memcpy_stream(size_t size, long nwin, long window)
+{
+    for (long i = 0; i < nwin * window; i++) memcpy(g->dst, g->src, size);
+}
+
+void bench_serve_nothing(size_t size, long n) { (void)size, (void)n; }
+void bench_sink_nothing(size_t size, long nwin, long window) { (void)size, (void)nwin, (void)window; }
+
+/* ------------------------------------------------------------ measurement */
+
+static long lat_iters(size_t size)
+{
+    long n = g->iters, floor = g->iters < 10 ? g->iters : 10;
+    if (size > 0 && (uint64_t)n > LAT_BYTES / size) n = (long)(LAT_BYTES / size);
+    return n < floor ? floor : n;
+}
+
+static long warm_of(long iters)
+{
+    if (g->warmup >= 0) return g->warmup;
+    return iters / 10 > 0 ? iters / 10 : 1;
+}
+
+/* `iters` calls of op per repetition. */
+void bench_lat_run(const char *test, size_t size, bench_op_fn op, bench_serve_fn serve, int halve,
+                   double limit)
+{
+    long iters = lat_iters(size), warm = warm_of(iters);
+    uint64_t *pool = NULL, *rt = NULL;
+    double *meds = NULL;
+    if (g->me == 0) {
+        pool = malloc((size_t)g->reps * (size_t)iters * sizeof *pool);
+        rt = malloc((size_t)iters * sizeof *rt);
+        meds = malloc((size_t)g->reps * sizeof *meds);
+        if (!pool || !rt || !meds) bench_die(1, "out of memory for %ld timings", iters * g->reps);
+    }
+    for (int r = 0; r < g->reps; r++) {
+        g->reset();
+        bench_sync_pair();
+        if (g->me != 0) {
+            serve(size, warm + iters);
+            continue;
+        }
+        for (long i = 0; i < warm; i++) op(size);
+        for (long i = 0; i < iters; i++) {
+            uint64_t t0 = bench_ticks();
+            op(size);
+            rt[i] = bench_ticks() - t0;
+        }
+        memcpy(pool + (size_t)r * (size_t)iters, rt, (size_t)iters * sizeof *rt);
+        meds[r] = bench_median_blocks(rt, (size_t)iters);
+    }
+    if (g->me == 0) {
+        size_t n = (size_t)g->reps * (size_t)iters, k = (n * 99 + 99) / 100;
+        qsort(pool, n, sizeof *pool, bench_cmp_u64);
+        double scale = bench_tick_ns / 1000.0 / (halve ? 2 : 1);
+        bench_add_result(test, "us", size, bench_median_dbl(meds, (size_t)g->reps) * scale,
+                         (double)pool[k > 0 ? k - 1 : 0] * scale, limit, g->reps, iters);
+    }
+    free(pool), free(rt), free(meds);
+}
+
+/* Messages of `size` bytes per repetition, as nwin windows of `window`. */
+static void bw_shape(size_t size, long base, long *nwin, long *window)
+{
+    long w = g->window, msgs = base;
+    if (size > 0 && (uint64_t)msgs > BW_BYTES / size) msgs = (long)(BW_BYTES / size);
+    if (g->quick && size > 0 && (uint64_t)msgs > 8 * MiB / size) msgs = (long)(8 * MiB / size);
+    if (msgs < 1) msgs = 1;
+    if (w > msgs) w = msgs;
+    *window = w;
+    *nwin = msgs / w;
+}
+
+/* nwin windows per repetition. */
+void bench_bw_run(const char *test, size_t size, long base, bench_stream_fn active,
+                  bench_stream_fn passive, int msgs_rate, double limit)
+{
+    long nwin, window;
+    bw_shape(size, base, &nwin, &window);
+    long warm = nwin / 10 > 0 ? nwin / 10 : 1;
+    double vals[1000] = {0};
+    for (int r = 0; r < g->reps; r++) {
+        g->reset();
+        bench_sync_pair();
+        if (g->me != 0) {
+            passive(size, warm + nwin, window);
+            continue;
+        }
+        active(size, warm, window);
+        uint64_t t0 = bench_ticks();
+        active(size, nwin, window);
+        double ns = (double)(bench_ticks() - t0) * bench_tick_ns;
+        double msgs = (double)nwin * (double)window;
+        vals[r] = msgs_rate ? msgs / ns * 1e3 : msgs * (double)size / ns;
+    }
+    if (g->me == 0) {
+        double worst = vals[0];
+        for (int r = 1; r < g->reps; r++) worst = vals[r] < worst ? vals[r] : worst;
+        bench_add_result(test, msgs_rate ? "Mmsg/s" : "GB/s", size,
+                         bench_median_dbl(vals, (size_t)g->reps), worst, limit, g->reps, nwin * window);
+    }
+}
+
+
+double bench_handoff_probe(long n)
+{
+    uint64_t *rt = g->me == 0 ? malloc((size_t)n * sizeof *rt) : NULL;
+    bench_sync_pair();
+    if (g->me != 0) {
+        bench_handoff_serve(0, n);
+        return 0;
+    }
+    if (!rt) bench_die(1, "out of memory");
+    for (long i = 0; i < n; i++) {
+        uint64_t t0 = bench_ticks();
+        bench_handoff_op(0);
+        rt[i] = bench_ticks() - t0;
+    }
+    double m = bench_median_blocks(rt, (size_t)n) * bench_tick_ns;
+    free(rt);
+    return m;
+}
+

@@ -1,0 +1,130 @@
+/*
+ * bench_limits.h - the two processes pshm-pingpong measures between: the
+ * shared area where the machine's limits run, the spin waits and barrier
+ * that pair them without the library, the limit kernels (cache-line
+ * hand-off, 1-copy ring, memcpy), the timing loops that every measurement
+ * (limit or pshm) goes through, and the failure path of the pair.
+ */
+#ifndef PSHM_TOOLS_BENCH_LIMITS_H
+#define PSHM_TOOLS_BENCH_LIMITS_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "pshm.h"
+
+#define KiB (1024ull)
+#define MiB (1024ull * 1024)
+
+/* Segment layout (owner offsets, every rank's segment):
+ *   [0, 1M)      limits area (used in rank 0's segment only), bench_lim_area_t
+ *   [1M, +64)    flag line: put notifications written by the peer
+ *   [1M+4K, 2M)  start-up records, 16 bytes per rank
+ *   [2M, ...)    data area: Long and put targets, get sources */
+#define OFF_LIM 0
+#define OFF_FLAG (1 * MiB)
+#define OFF_STARTUP (1 * MiB + 4 * KiB)
+#define OFF_DATA (2 * MiB)
+
+#define LAT_BYTES (64 * MiB)  /* payload per latency repetition: caps iterations */
+#define BW_BYTES (256 * MiB)  /* payload per bandwidth repetition */
+
+#define LIM_NSLOT 8
+#define LIM_CHUNK (32 * KiB)
+#define LIM_INL 48
+
+typedef struct lim_line {
+    _Atomic uint64_t v;
+    uint64_t pad[7];
+} __attribute__((aligned(64))) lim_line_t;
+
+/* One cache line: sequence number and payload travel together. */
+typedef struct lim_slot {
+    _Atomic uint64_t seq;
+    uint64_t payload[7];
+} __attribute__((aligned(64))) lim_slot_t;
+
+/* Ring slot header: seq != 0 means full (seq = message number + 1). */
+typedef struct lim_hdr {
+    _Atomic uint64_t seq;
+    uint64_t len;
+    unsigned char inl[LIM_INL]; /* payloads up to 48 bytes travel in the header */
+} __attribute__((aligned(64))) lim_hdr_t;
+
+typedef struct lim_ring {
+    lim_hdr_t hdr[LIM_NSLOT];
+    unsigned char data[LIM_NSLOT][LIM_CHUNK];
+} lim_ring_t;
+
+typedef struct bench_lim_area {
+    lim_line_t arrive[2];                    /* spin barrier: epochs reached, one line per side */
+    struct {
+        int64_t pid[2], cpu[2];
+    } __attribute__((aligned(64))) who;      /* written before the first barrier */
+    lim_slot_t ping, pong;                   /* hand-off: 0 -> 1, 1 -> 0 */
+    lim_ring_t ring[2];                      /* [0]: 0 -> 1, [1]: 1 -> 0 */
+} bench_lim_area_t;
+_Static_assert(sizeof(bench_lim_area_t) <= OFF_FLAG, "limits area overlaps the flag line");
+_Static_assert(sizeof(lim_hdr_t) == 64 && sizeof(lim_slot_t) == 64, "one cache line each");
+
+/* The pair as this process sees it, owned by the tool and bound once. */
+typedef struct bench_pair {
+    pshm_ctx_t *ctx;            /* NULL in --limits-only (two forked processes) */
+    int me;                     /* rank: 0 or 1 in the pair */
+    pid_t peer_pid, parent;     /* parent: the forking process in --limits-only */
+    int same_core;              /* both on one CPU: waits yield */
+    bench_lim_area_t *lim;
+    unsigned char *src, *dst;   /* private buffers */
+    /* How the timing loops repeat (from the options). */
+    int reps, quick;
+    long iters, warmup, window; /* warmup < 0: a tenth of the iterations */
+    void (*reset)(void);        /* before each repetition (the tool's message counters) */
+} bench_pair_t;
+
+void bench_pair_bind(bench_pair_t *pair);
+
+/* Prints "pshm-pingpong: rank R: ..." on stderr, aborts the job (if any) and
+ * exits with `code`. */
+__attribute__((noreturn, format(printf, 2, 3))) void bench_die(int code, const char *fmt, ...);
+/* A failed library call ends the job; a rank that fails because another one
+ * aborted first stays quiet (that one printed why). */
+__attribute__((noreturn)) void bench_fail(const char *call, int rc);
+#define CHK(call) do { int rc_ = (call); if (rc_ < 0) bench_fail(#call, rc_); } while (0)
+
+/* Both processes meet: pshm_barrier, or a spin barrier in the limits area. */
+void bench_sync_pair(void);
+
+typedef void (*bench_op_fn)(size_t size);            /* one round on rank 0 */
+typedef void (*bench_serve_fn)(size_t size, long n); /* rank 1's part of n rounds */
+typedef void (*bench_stream_fn)(size_t size, long nwin, long window);
+
+/* The limit kernels, as ops (rank 0), serves and sinks (rank 1). */
+void bench_handoff_op(size_t size);
+void bench_handoff_serve(size_t size, long n);
+void bench_ring_op(size_t size);
+void bench_ring_serve(size_t size, long n);
+void bench_ring_stream(size_t size, long nwin, long window);
+void bench_ring_sink(size_t size, long nwin, long window);
+void bench_memcpy_op(size_t size);
+void bench_memcpy_stream(size_t size, long nwin, long window);
+void bench_serve_nothing(size_t size, long n);
+void bench_sink_nothing(size_t size, long nwin, long window);
+
+/*
+ * Times calls of op per repetition on rank 0 (rank 1 runs serve). halve: a
+ * round trip, reported as one-way. Records the result (median of the
+ * repetitions' medians, p99 of all pooled) in us.
+ */
+void bench_lat_run(const char *test, size_t size, bench_op_fn op, bench_serve_fn serve, int halve,
+                   double limit);
+/* Streams `base` messages (fewer for large sizes) per repetition in windows;
+ * records the rate (GB/s of `size` messages, or Mmsg/s when msgs_rate). */
+void bench_bw_run(const char *test, size_t size, long base, bench_stream_fn active,
+                  bench_stream_fn passive, int msgs_rate, double limit);
+
+/* Median round trip of the cache-line hand-off, in ns (rank 0; 0 on rank 1). */
+double bench_handoff_probe(long n);
+
+#endif

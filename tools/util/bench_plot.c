@@ -1,0 +1,206 @@
+/*
+ * bench_plot.c - pshm-pingpong's SVG and gnuplot plots.
+ */
+#include "internal.h" /* PSHM_ARRAY_LEN, PSHM_PATH_MAX */
+#include "tools/util/bench_plot.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#define KiB (1024ull)
+#define MiB (1024ull * 1024)
+
+/* The results being plotted. */
+static const bench_result_t *res;
+static size_t nres;
+
+/* The few functions of libm the output needs (the tools link libc only). */
+static double xmin2(double a, double b) { return a < b ? a : b; }
+static double xmax2(double a, double b) { return a > b ? a : b; }
+static double xfloor(double x) { double t = (double)(long long)x; return t > x ? t - 1 : t; }
+static double xceil(double x) { double t = (double)(long long)x; return t < x ? t + 1 : t; }
+
+/* log2 for x > 0: exponent by halving, then ln of the mantissa by the atanh series. */
+static double xlog2(double x)
+{
+    int e = 0;
+    while (x >= 2) x /= 2, e++;
+    while (x < 1) x *= 2, e--;
+    double z = (x - 1) / (x + 1), z2 = z * z, term = z, sum = 0;
+    for (int k = 1; k < 40; k += 2, term *= z2) sum += term / k;
+    return e + 2 * sum / 0.69314718055994530942;
+}
+static double xlog10(double x) { return xlog2(x) * 0.30102999566398119521; }
+/* b**k for an integer k. */
+static double xpowi(double b, long k)
+{
+    double r = 1;
+    for (long i = 0; i < (k < 0 ? -k : k); i++) r *= b;
+    return k < 0 ? 1 / r : r;
+}
+
+static const char *const palette[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e",
+                                      "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22"};
+
+/* The tests of one panel: latency ("us") or bandwidth ("GB/s"); size 0 has no
+ * place on a log axis and is left out. */
+static int series_of(const char *unit, const char *names[], int max)
+{
+    int n = 0;
+    for (size_t i = 0; i < nres; i++) {
+        if (strcmp(res[i].unit, unit) != 0 || res[i].size == 0 || strcmp(res[i].test, "poll-idle") == 0)
+            continue;
+        int seen = 0;
+        for (int k = 0; k < n; k++) seen |= strcmp(names[k], res[i].test) == 0;
+        if (!seen && n < max) names[n++] = res[i].test;
+    }
+    return n;
+}
+
+static int write_svg(const char *file, const char *unit, const char *ylabel, const char *title)
+{
+    const char *names[16];
+    int ns = series_of(unit, names, 16);
+    double xmin = 1e300, xmax = -1e300, ymin = 1e300, ymax = -1e300;
+    for (size_t i = 0; i < nres; i++) {
+        const bench_result_t *r = &res[i];
+        if (strcmp(r->unit, unit) != 0 || r->size == 0 || r->median <= 0) continue;
+        double x = xlog2((double)r->size), y = xlog10(r->median);
+        xmin = xmin2(xmin, x), xmax = xmax2(xmax, x), ymin = xmin2(ymin, y), ymax = xmax2(ymax, y);
+    }
+    FILE *f = fopen(file, "w");
+    if (!f) {
+        fprintf(stderr, "pshm-pingpong: cannot write %s: %s\n", file, strerror(errno));
+        return -1;
+    }
+    const double W = 900, H = 520, L = 80, R = 230, T = 40, B = 60, pw = W - L - R, ph = H - T - B;
+    if (ns == 0) xmin = 0, xmax = 1, ymin = 0, ymax = 1;
+    xmin = xfloor(xmin), xmax = xceil(xmax);
+    if (xmax <= xmin) xmax = xmin + 1;
+    ymin = xfloor(ymin), ymax = xceil(ymax);
+    if (ymax <= ymin) ymax = ymin + 1;
+#define PX(x) (L + ((x) - xmin) / (xmax - xmin) * pw)
+#define PY(y) (T + ph - ((y) - ymin) / (ymax - ymin) * ph)
+    fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+               "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
+               "font-family=\"sans-serif\" font-size=\"12\">\n"
+               "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n"
+               "<text x=\"%.0f\" y=\"24\" font-size=\"15\" text-anchor=\"middle\">%s</text>\n",
+            W, H, L + pw / 2, title);
+    fprintf(f, "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" fill=\"none\" stroke=\"black\"/>\n",
+            L, T, pw, ph);
+    for (double x = xmin; x <= xmax; x++) {
+        double v = xpowi(2, (long)x);
+        char lab[32];
+        if (v >= MiB) snprintf(lab, sizeof lab, "%.0fM", v / MiB);
+        else if (v >= KiB) snprintf(lab, sizeof lab, "%.0fK", v / KiB);
+        else snprintf(lab, sizeof lab, "%.0f", v);
+        fprintf(f, "<line x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\" stroke=\"#ddd\"/>\n", PX(x), T,
+                PX(x), T + ph);
+        if (xmax - xmin <= 12 || ((long)(x - xmin)) % 2 == 0)
+            fprintf(f, "<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">%s</text>\n", PX(x),
+                    T + ph + 18, lab);
+    }
+    for (double y = ymin; y <= ymax; y++) {
+        fprintf(f, "<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", L, PY(y),
+                L + pw, PY(y));
+        fprintf(f, "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n", L - 6, PY(y) + 4,
+                xpowi(10, (long)y));
+    }
+    fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"middle\">message size (bytes, log2 scale)</text>\n",
+            L + pw / 2, H - 18);
+    fprintf(f, "<text transform=\"translate(20 %.0f) rotate(-90)\" text-anchor=\"middle\">%s (log scale)</text>\n",
+            T + ph / 2, ylabel);
+    for (int s = 0; s < ns; s++) {
+        const char *color = palette[s % PSHM_ARRAY_LEN(palette)];
+        int limit = strncmp(names[s], "limit-", 6) == 0;
+        const char *dash = limit ? " stroke-dasharray=\"6,4\"" : "";
+        int npts = 0;
+        double lasty = 0;
+        fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\"%s points=\"", color, dash);
+        for (size_t i = 0; i < nres; i++) {
+            const bench_result_t *r = &res[i];
+            if (strcmp(r->test, names[s]) != 0 || r->size == 0 || r->median <= 0) continue;
+            lasty = xlog10(r->median);
+            fprintf(f, "%.1f,%.1f ", PX(xlog2((double)r->size)), PY(lasty));
+            npts++;
+        }
+        if (npts == 1 && limit) /* a single-size limit: a level across the panel */
+            fprintf(f, "%.1f,%.1f %.1f,%.1f", L, PY(lasty), L + pw, PY(lasty));
+        fprintf(f, "\"/>\n");
+        for (size_t i = 0; i < nres && !limit; i++) {
+            const bench_result_t *r = &res[i];
+            if (strcmp(r->test, names[s]) != 0 || r->size == 0 || r->median <= 0) continue;
+            fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>\n", PX(xlog2((double)r->size)),
+                    PY(xlog10(r->median)), color);
+        }
+        double ly = T + 10 + 20 * s;
+        fprintf(f, "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"%s\" stroke-width=\"2\"%s/>\n",
+                L + pw + 15, ly, L + pw + 45, ly, color, dash);
+        fprintf(f, "<text x=\"%.0f\" y=\"%.0f\">%s</text>\n", L + pw + 52, ly + 4, names[s]);
+    }
+#undef PX
+#undef PY
+    fprintf(f, "</svg>\n");
+    if (fclose(f) != 0) {
+        fprintf(stderr, "pshm-pingpong: cannot write %s: %s\n", file, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+static int write_png(const char *file, const char *unit, const char *ylabel, const char *title)
+{
+    const char *names[16];
+    int ns = series_of(unit, names, 16);
+    FILE *p = popen("gnuplot", "w");
+    if (!p) {
+        fprintf(stderr, "pshm-pingpong: cannot run gnuplot: %s\n", strerror(errno));
+        return -1;
+    }
+    fprintf(p, "set terminal pngcairo size 900,520\nset output '%s'\nset title '%s'\n"
+               "set logscale x 2\nset logscale y\nset xlabel 'message size (bytes)'\n"
+               "set ylabel '%s'\nset key outside right\nset grid\n", file, title, ylabel);
+    if (ns == 0) fprintf(p, "set xrange [1:2]\nplot 1/0 notitle\n");
+    for (int s = 0; s < ns; s++)
+        fprintf(p, "%s'-' with %s title '%s'%s", s ? ", " : "plot ",
+                strncmp(names[s], "limit-", 6) == 0 ? "lines dashtype 2 lw 2" : "linespoints lw 2",
+                names[s], s + 1 < ns ? "" : "\n");
+    for (int s = 0; s < ns; s++) {
+        for (size_t i = 0; i < nres; i++)
+            if (strcmp(res[i].test, names[s]) == 0 && res[i].size > 0)
+                fprintf(p, "%llu %g\n", (unsigned long long)res[i].size, res[i].median);
+        fprintf(p, "e\n");
+    }
+    int st = pclose(p);
+    if (st != 0) {
+        fprintf(stderr, "pshm-pingpong: gnuplot failed writing %s (status %d)\n", file, st);
+        return -1;
+    }
+    return 0;
+}
+
+int bench_plot_is_png(const char *file)
+{
+    size_t a = strlen(file), b = strlen(".png");
+    return a >= b && strcmp(file + a - b, ".png") == 0;
+}
+
+int bench_write_plots(const char *file, const bench_result_t *results, size_t n)
+{
+    char bw[PSHM_PATH_MAX];
+    const char *dot = strrchr(file, '.'), *slash = strrchr(file, '/');
+    res = results, nres = n;
+    if (!dot || (slash && dot < slash)) dot = file + strlen(file);
+    if (snprintf(bw, sizeof bw, "%.*s-bw%s", (int)(dot - file), file, dot) >= (int)sizeof bw) {
+        fprintf(stderr, "pshm-pingpong: --plot name too long\n");
+        return -1;
+    }
+    int png = bench_plot_is_png(file);
+    int (*w)(const char *, const char *, const char *, const char *) = png ? write_png : write_svg;
+    if (w(file, "us", "one-way latency (us)", "pshm latency vs the machine's limits") < 0 ||
+        w(bw, "GB/s", "bandwidth (GB/s)", "pshm bandwidth vs the machine's limits") < 0)
+        return -1;
+    return 0;
+}
