@@ -23,6 +23,7 @@
 #include "internal.h" /* env_parse_size (strict size spellings) */
 #include "pshm.h"
 #include "tools/util/bench_limits.h"
+#include "tools/util/bench_opts.h"
 #include "tools/util/bench_plot.h"
 #include "tools/util/bench_stats.h"
 #include "tools/util/bench_sys.h"
@@ -40,249 +41,10 @@
 #include <time.h>
 #include <unistd.h>
 
-
-/* ------------------------------------------------------------------ options */
-
-enum {
-    T_SHORT = 1 << 0, T_MEDIUM = 1 << 1, T_LONG = 1 << 2, T_PUT = 1 << 3, T_GET = 1 << 4,
-    T_FLOOD = 1 << 5, T_BW = 1 << 6, T_LIMITS = 1 << 7, T_ALL = (1 << 8) - 1
-};
-static const struct { const char *name; unsigned bit; } test_names[] = {
-    {"short", T_SHORT}, {"medium", T_MEDIUM}, {"long", T_LONG}, {"put", T_PUT},
-    {"get", T_GET},     {"flood", T_FLOOD},   {"bw", T_BW},     {"limits", T_LIMITS},
-    {"all", T_ALL},
-};
-
-#define MAX_SIZES 64
-#define MAX_CPUS 64
-
-static struct opts {
-    long iters, warmup, window;
-    int reps, iters_set, warmup_set;
-    size_t sizes[MAX_SIZES];
-    int nsizes;
-    uint64_t min_size, max_size;
-    int max_set;
-    int cpus[MAX_CPUS], ncpus, pin;
-    int quick, csv, json, poll_idle, startup, limits_only;
-    unsigned tests;
-    const char *plot;
-    uint64_t segsize;
-} o = {.iters = 10000, .reps = 5, .window = 64, .pin = 1, .tests = T_ALL};
-
-#define DEFAULT_LONG_MAX (4 * MiB)
-#define DEFAULT_PUT_MAX (16 * MiB)
-#define QUICK_MAX (64 * KiB)
-
-static void usage(void)
-{
-    printf(
-"Usage: pshmrun -n 2 pshm-pingpong [options]\n"
-"       pshm-pingpong --limits-only [options]\n"
-"       pshmrun -n P pshm-pingpong --poll-idle | --startup [options]\n"
-"\n"
-"Latency, bandwidth and message rate between two processes through pshm, each\n"
-"next to the machine's limit between the same two cores: a cache-line hand-off\n"
-"(Short), a 1-copy shared ring (Medium, put latency) and a local memcpy (Long,\n"
-"put and get bandwidth). ratio = measured / limit (latency: >= 1 is slower than\n"
-"the limit; bandwidth and rate: <= 1 is the fraction of the limit reached).\n"
-"\n"
-"Tests:\n"
-"  --tests LIST     comma-separated: short, medium, long, put, get, flood, bw,\n"
-"                   limits, all (default all). short: Short AM with 0, 2 and 16\n"
-"                   args; medium/long/put: ping-pong over sizes; get: pshm_get\n"
-"                   call time; flood: one-way Short AMs per second; bw: streaming\n"
-"                   bandwidth of Medium, Long, put and get; limits: the baselines\n"
-"  --quick          few iterations and sizes (smoke test, ~1-2 s)\n"
-"  --limits-only    only the limits, in two forked processes, without pshmrun\n"
-"  --poll-idle      ns per pshm_poll() with no traffic, any -n; the other ranks\n"
-"                   sleep meanwhile\n"
-"  --startup        pshm_init, pshm_attach, first round trip and finalize times,\n"
-"                   any -n (with --segsize)\n"
-"\n"
-"Sizes:\n"
-"  --sizes LIST     comma-separated sizes (4096, 64K, 1M) for every sweep\n"
-"  --min-size N     smallest size of the default sweeps (0, 8, 16, ... powers of 2)\n"
-"  --max-size N     largest size of the Long, put and get sweeps (default 4M for\n"
-"                   Long, 16M for put/get; Medium stops at pshm_am_max_medium)\n"
-"  --segsize N      segment per process (default: what the sizes need; 2M for\n"
-"                   --poll-idle and --startup)\n"
-"\n"
-"Repetitions:\n"
-"  --iters N        timed iterations per repetition (default 10000; fewer for\n"
-"                   large sizes, at most 64 MiB moved per repetition); also the\n"
-"                   base of message counts for flood and bw (x20, x10)\n"
-"  --reps R         repetitions (default 5)\n"
-"  --warmup N       untimed iterations before each repetition (default iters/10)\n"
-"  --window W       messages between acknowledgements in flood and bw (default 64)\n"
-"\n"
-"Placement:\n"
-"  --cpus A,B,...   rank r runs on CPU LIST[r %% len] (default: the r %% n-th CPU\n"
-"                   this process may use)\n"
-"  --no-pin         do not pin\n"
-"\n"
-"Output (only rank 0 prints):\n"
-"  (default)        aligned tables: size, median, p99, limit, ratio\n"
-"  --csv            CSV: test,size,unit,median,p99,limit,ratio,reps,iters\n"
-"  --json           one JSON object with the header and one record per result\n"
-"  --plot FILE      latency and bandwidth against size as SVG: FILE and FILE with\n"
-"                   -bw before the extension (.png: through gnuplot)\n"
-"  -h, --help       this text\n"
-"\n"
-"Latency is one-way = round trip / 2 (Short: size is bytes of arguments; get:\n"
-"time of one pshm_get call). median = median of the repetitions' medians; p99 =\n"
-"99th percentile of all timed iterations pooled. Bandwidth GB/s = 1e9 B/s over\n"
-"the timed loop of a repetition: median of the repetitions, p99 column = the\n"
-"slowest repetition. Exit status: 0 success, 1 error, 2 bad usage.\n");
-}
-
-static uint64_t parse_size(const char *flag, const char *s)
-{
-    uint64_t v;
-    if (env_parse_size(flag, s, 0, 1ull << 40, &v) < 0)
-        cli_usage_error("%s", pshm_last_error());
-    return v;
-}
-
-/* Splits a comma list; each item goes to fn. Empty items are errors. */
-static void parse_list(const char *flag, const char *s, void (*fn)(const char *flag, const char *item))
-{
-    char buf[1024];
-    if (strlen(s) >= sizeof buf)
-        cli_usage_error("%s: list too long", flag);
-    strcpy(buf, s);
-    char *p = buf;
-    for (;;) {
-        char *c = strchr(p, ',');
-        if (c) *c = '\0';
-        if (*p == '\0')
-            cli_usage_error("%s '%s': empty item in the list", flag, s);
-        fn(flag, p);
-        if (!c) break;
-        p = c + 1;
-    }
-}
-
-static void add_size(const char *flag, const char *item)
-{
-    if (o.nsizes == MAX_SIZES)
-        cli_usage_error("%s: at most %d sizes", flag, MAX_SIZES);
-    o.sizes[o.nsizes++] = parse_size(flag, item);
-}
-
-static void add_test(const char *flag, const char *item)
-{
-    for (size_t i = 0; i < PSHM_ARRAY_LEN(test_names); i++)
-        if (strcmp(item, test_names[i].name) == 0) {
-            o.tests |= test_names[i].bit;
-            return;
-        }
-    cli_usage_error("%s: unknown test '%s' (short, medium, long, put, get, flood, bw, limits, all)",
-                    flag, item);
-}
-
-static cpu_set_t allowed_cpus;
-
-static void add_cpu(const char *flag, const char *item)
-{
-    if (o.ncpus == MAX_CPUS)
-        cli_usage_error("%s: at most %d CPUs", flag, MAX_CPUS);
-    int c = (int)cli_u64(flag, item, 0, CPU_SETSIZE - 1);
-    if (!CPU_ISSET(c, &allowed_cpus))
-        cli_usage_error("%s: CPU %d is not one this process may run on (see taskset -p %d)", flag, c,
-                        (int)getpid());
-    o.cpus[o.ncpus++] = c;
-}
-
-static void parse_args(int argc, char **argv)
-{
-    static const char *const f_iters[] = {"--iters", NULL}, *const f_reps[] = {"--reps", NULL},
-                             *const f_warm[] = {"--warmup", NULL}, *const f_win[] = {"--window", NULL},
-                             *const f_sizes[] = {"--sizes", NULL}, *const f_min[] = {"--min-size", NULL},
-                             *const f_max[] = {"--max-size", NULL}, *const f_cpus[] = {"--cpus", NULL},
-                             *const f_tests[] = {"--tests", NULL}, *const f_plot[] = {"--plot", NULL},
-                             *const f_seg[] = {"--segsize", NULL};
-    int tests_given = 0;
-    const char *v;
-
-    if (sched_getaffinity(0, sizeof allowed_cpus, &allowed_cpus) != 0) {
-        CPU_ZERO(&allowed_cpus);
-        CPU_SET(0, &allowed_cpus);
-    }
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-            usage();
-            exit(0);
-        } else if (cli_flag_value(argc, argv, &i, f_iters, &v)) {
-            o.iters = (long)cli_u64("--iters", v, 1, 100000000);
-            o.iters_set = 1;
-        } else if (cli_flag_value(argc, argv, &i, f_reps, &v)) {
-            o.reps = (int)cli_u64("--reps", v, 1, 1000);
-        } else if (cli_flag_value(argc, argv, &i, f_warm, &v)) {
-            o.warmup = (long)cli_u64("--warmup", v, 0, 100000000);
-            o.warmup_set = 1;
-        } else if (cli_flag_value(argc, argv, &i, f_win, &v)) {
-            o.window = (long)cli_u64("--window", v, 1, 1000000);
-        } else if (cli_flag_value(argc, argv, &i, f_sizes, &v)) {
-            o.nsizes = 0;
-            parse_list("--sizes", v, add_size);
-        } else if (cli_flag_value(argc, argv, &i, f_min, &v)) {
-            o.min_size = parse_size("--min-size", v);
-        } else if (cli_flag_value(argc, argv, &i, f_max, &v)) {
-            o.max_size = parse_size("--max-size", v);
-            o.max_set = 1;
-        } else if (cli_flag_value(argc, argv, &i, f_cpus, &v)) {
-            o.ncpus = 0;
-            parse_list("--cpus", v, add_cpu);
-        } else if (cli_flag_value(argc, argv, &i, f_tests, &v)) {
-            if (!tests_given) o.tests = 0;
-            tests_given = 1;
-            parse_list("--tests", v, add_test);
-        } else if (cli_flag_value(argc, argv, &i, f_plot, &v)) {
-            if (*v == '\0') cli_usage_error("--plot needs a file name");
-            o.plot = v;
-        } else if (cli_flag_value(argc, argv, &i, f_seg, &v)) {
-            o.segsize = parse_size("--segsize", v);
-            if (o.segsize == 0) cli_usage_error("--segsize must be at least 2M");
-        } else if (strcmp(a, "--no-pin") == 0) {
-            o.pin = 0;
-        } else if (strcmp(a, "--quick") == 0) {
-            o.quick = 1;
-        } else if (strcmp(a, "--csv") == 0) {
-            o.csv = 1;
-        } else if (strcmp(a, "--json") == 0) {
-            o.json = 1;
-        } else if (strcmp(a, "--poll-idle") == 0) {
-            o.poll_idle = 1;
-        } else if (strcmp(a, "--startup") == 0) {
-            o.startup = 1;
-        } else if (strcmp(a, "--limits-only") == 0) {
-            o.limits_only = 1;
-        } else if (a[0] == '-') {
-            cli_usage_error("unknown option '%s'", a);
-        } else {
-            cli_usage_error("unexpected argument '%s'", a);
-        }
-    }
-    if (o.csv && o.json) cli_usage_error("--csv and --json are exclusive");
-    if (o.poll_idle + o.startup + o.limits_only > 1)
-        cli_usage_error("--poll-idle, --startup and --limits-only are exclusive");
-    if (o.max_set && o.max_size < o.min_size)
-        cli_usage_error("--max-size %llu is below --min-size %llu", (unsigned long long)o.max_size,
-                        (unsigned long long)o.min_size);
-    if (o.plot && bench_plot_is_png(o.plot) && !bench_have_program("gnuplot"))
-        cli_usage_error("--plot %s: PNG output needs gnuplot, which is not installed; "
-                        "give a .svg file name instead", o.plot);
-    if (o.quick) {
-        if (!o.iters_set) o.iters = 300;
-        o.reps = o.reps < 2 ? o.reps : 2;
-        if (!o.max_set) o.max_size = QUICK_MAX, o.max_set = 1;
-    }
-    if (!o.warmup_set) o.warmup = -1; /* per size: a tenth of the iterations */
-}
-
 /* ------------------------------------------------------------------ job state */
+
+static bench_opts_t o;
+static cpu_set_t allowed_cpus;
 
 static struct {
     bench_pair_t p;             /* ctx, rank, peer pid, limits area, buffers */
@@ -865,7 +627,7 @@ int main(int argc, char **argv)
     cli_init("pshm-pingpong");
     bench_pair_bind(&g.p);
     g.cpu[0] = g.cpu[1] = -1;
-    parse_args(argc, argv);
+    bench_parse_args(argc, argv, &o, &allowed_cpus);
     bench_set_format(o.csv ? BENCH_CSV : o.json ? BENCH_JSON : BENCH_TABLE);
     g.p.reps = o.reps, g.p.quick = o.quick;
     g.p.iters = o.iters, g.p.warmup = o.warmup, g.p.window = o.window;
