@@ -183,6 +183,31 @@ int seg_max_size(const pshm_cfg_t *cfg, int node_size, uint64_t reserved, uint64
 
 /* ------------------------------------------------------------ pid start */
 
+int seg_sysv_each(int (*fn)(const seg_sysv_ent_t *e, void *arg), void *arg)
+{
+    char line[512];
+    FILE *f = fopen("/proc/sysvipc/shm", "re");
+    int rc = 0;
+
+    if (f == NULL)
+        return -errno;
+    /*       key      shmid perms      size  cpid  lpid nattch   uid ... */
+    while (rc == 0 && fgets(line, sizeof line, f)) {
+        long long key;
+        int shmid, cpid, lpid;
+        unsigned perms, uid;
+        unsigned long long size;
+        unsigned long nattch;
+        if (sscanf(line, "%lld %d %o %llu %d %d %lu %u", &key, &shmid, &perms, &size, &cpid,
+                   &lpid, &nattch, &uid) != 8)
+            continue; /* the title line */
+        seg_sysv_ent_t e = { key, shmid, perms, size, (pid_t)cpid, nattch, (uid_t)uid };
+        rc = fn(&e, arg);
+    }
+    fclose(f);
+    return rc;
+}
+
 /* Reads the state (field 3) and start time (field 22) of /proc/PID/stat.
  * Returns 0, -ENOENT (no such process), -EIO (unparsable) or -errno. */
 static int proc_stat(pid_t pid, char *state, uint64_t *start)

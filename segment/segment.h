@@ -108,6 +108,21 @@ static inline void *seg_user_base(const seg_obj_t *o) { return (char *)o->addr +
 int seg_max_size(const struct pshm_cfg *cfg, int node_size, uint64_t reserved, uint64_t *max);
 /* Start time of `pid` in clock ticks after boot (field 22 of /proc/PID/stat). */
 int seg_pid_start(pid_t pid, uint64_t *start);
+/* One line of /proc/sysvipc/shm: a SysV segment of this IPC namespace. */
+typedef struct seg_sysv_ent {
+    int64_t key;
+    int shmid;
+    unsigned perms;           /* mode bits, and SHM_DEST once removed */
+    uint64_t size;
+    pid_t cpid;               /* creator */
+    unsigned long nattch;
+    uid_t uid;
+} seg_sysv_ent_t;
+/* Calls fn for every SysV segment (any backend may ask: pshm-cleanup and
+ * pshm-info do); stops at fn's first non-zero return and returns it.
+ * Returns 0 after the last, or -errno if the list cannot be read. */
+int seg_sysv_each(int (*fn)(const seg_sysv_ent_t *e, void *arg), void *arg);
+
 /* Is the process that started at `start` (0: unknown) still running as `pid`?
  * A zombie counts as dead; when /proc cannot tell, it counts as alive. */
 enum { SEG_PID_ALIVE, SEG_PID_DEAD, SEG_PID_REUSED };

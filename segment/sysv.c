@@ -36,21 +36,23 @@ static uint64_t read_u64(const char *path)
     return v;
 }
 
-/* Segments and pages in use in this IPC namespace (/proc/sysvipc/shm). */
+/* Segments and pages in use in this IPC namespace. */
+struct usage { uint64_t segs, pages, pg; };
+
+static int count_usage(const seg_sysv_ent_t *e, void *arg)
+{
+    struct usage *u = arg;
+    u->segs++;
+    u->pages += (e->size + u->pg - 1) / u->pg;
+    return 0;
+}
+
 static void sysv_usage(uint64_t *segs, uint64_t *pages)
 {
-    char line[512];
-    long pg = sysconf(_SC_PAGESIZE);
-    FILE *f = fopen("/proc/sysvipc/shm", "re");
-    *segs = *pages = 0;
-    if (!f) return;
-    while (fgets(line, sizeof line, f)) {
-        unsigned long long size;
-        if (sscanf(line, "%*d %*d %*o %llu", &size) != 1) continue; /* the header line */
-        (*segs)++;
-        *pages += (size + (uint64_t)pg - 1) / (uint64_t)pg;
-    }
-    fclose(f);
+    struct usage u = { 0, 0, (uint64_t)sysconf(_SC_PAGESIZE) };
+    (void)seg_sysv_each(count_usage, &u);
+    *segs = u.segs;
+    *pages = u.pages;
 }
 
 static int create_err(int e, const char *shown, size_t len)

@@ -184,40 +184,31 @@ static int th_key_of_tag(const char *tag, uint32_t key)
  * was never written (creator killed before writing it): with a tag, such a
  * segment counts if its key is one of the job's; without, if it is ours.
  * Segments already removed (SHM_DEST) disappear with their last mapping. */
+static int count_sysv_one(const seg_sysv_ent_t *e, void *arg)
+{
+    struct { const char *tag; int count; } *c = arg;
+
+    if ((e->perms & SHM_DEST) || e->size < sizeof(seg_meta_t))
+        return 0;
+    void *p = shmat(e->shmid, NULL, SHM_RDONLY);
+    if (p == (void *)-1)
+        return 0;
+    const seg_meta_t *m = p;
+    if (memcmp(m->magic, SEG_MAGIC, sizeof m->magic) == 0 &&
+        (!c->tag || strncmp(m->tag, c->tag, sizeof m->tag) == 0))
+        c->count++;
+    else if (seg_meta_unwritten(m) && e->uid == geteuid() &&
+             (c->tag ? th_key_of_tag(c->tag, (uint32_t)e->key) : e->nattch == 0))
+        c->count++;
+    shmdt(p);
+    return 0;
+}
+
 static int th_count_sysv(const char *tag)
 {
-    FILE *f = fopen("/proc/sysvipc/shm", "r");
-    if (!f) return 0;
-    char line[512];
-    int count = 0;
-    if (!fgets(line, sizeof line, f)) {
-        fclose(f);
-        return 0;
-    }
-    while (fgets(line, sizeof line, f)) {
-        long long key;
-        int shmid, cpid, lpid;
-        unsigned perms, uid;
-        unsigned long long size;
-        unsigned long nattch;
-        if (sscanf(line, "%lld %d %o %llu %d %d %lu %u", &key, &shmid, &perms, &size, &cpid,
-                   &lpid, &nattch, &uid) != 8)
-            continue;
-        if (perms & SHM_DEST) continue;
-        if (size < sizeof(seg_meta_t)) continue;
-        void *p = shmat(shmid, NULL, SHM_RDONLY);
-        if (p == (void *)-1) continue;
-        const seg_meta_t *m = p;
-        if (memcmp(m->magic, SEG_MAGIC, sizeof m->magic) == 0 &&
-            (!tag || strncmp(m->tag, tag, sizeof m->tag) == 0))
-            count++;
-        else if (seg_meta_unwritten(m) && uid == geteuid() &&
-                 (tag ? th_key_of_tag(tag, (uint32_t)key) : nattch == 0))
-            count++;
-        shmdt(p);
-    }
-    fclose(f);
-    return count;
+    struct { const char *tag; int count; } c = { tag, 0 };
+    (void)seg_sysv_each(count_sysv_one, &c);
+    return c.count;
 }
 
 int th_count_objects(const char *tag)

@@ -45,17 +45,20 @@ static void write_proc(const char *path, unsigned long long v)
     CHECK(fclose(f) == 0);
 }
 
+static int count_one(const seg_sysv_ent_t *e, void *arg)
+{
+    (void)e;
+    ++*(int *)arg;
+    return 0;
+}
+
 /* pshm objects in the (private) store: files, or SysV segments. */
 static int objects(void)
 {
-    char line[512];
     int n = 0;
     if (PSHM_BACKEND_SYSV) {
-        FILE *f = fopen("/proc/sysvipc/shm", "r");
-        CHECK(f != NULL);
-        while (fgets(line, sizeof line, f)) n++;
-        fclose(f);
-        return n - 1; /* the header line */
+        CHECK(seg_sysv_each(count_one, &n) == 0);
+        return n;
     }
     DIR *d = opendir(PSHM_BACKEND_FILE ? dir : "/dev/shm");
     CHECK(d != NULL);

@@ -454,29 +454,19 @@ static void scan_sysv_one(int shmid, uint32_t key, unsigned mode, uint64_t size,
     print_obj("removed", "sysv", owner, &m, cstate, full, NULL);
 }
 
+static int scan_sysv_ent(const seg_sysv_ent_t *e, void *arg)
+{
+    (void)arg;
+    scan_sysv_one(e->shmid, (uint32_t)e->key, e->perms, e->size, e->cpid, e->nattch, e->uid);
+    return 0;
+}
+
 static void scan_sysv(void)
 {
-    char line[512];
-    FILE *f = fopen(SYSV_LIST, "re");
-    if (!f) {
-        if (opt.verbose > 0) printf("# not scanned: SysV segments (%s: %s)\n", SYSV_LIST,
-                                    strerror(errno));
-        return;
-    }
     if (opt.verbose > 0) printf("# scanning SysV segments (%s)\n", SYSV_LIST);
-    /*       key      shmid perms      size  cpid  lpid nattch   uid   gid ... */
-    while (fgets(line, sizeof line, f)) {
-        long long key;
-        int shmid, cpid, lpid;
-        unsigned perms, uid;
-        unsigned long long size;
-        unsigned long nattch;
-        if (sscanf(line, "%lld %d %o %llu %d %d %lu %u", &key, &shmid, &perms, &size, &cpid,
-                   &lpid, &nattch, &uid) != 8)
-            continue; /* the title line */
-        scan_sysv_one(shmid, (uint32_t)key, perms, size, cpid, nattch, (uid_t)uid);
-    }
-    fclose(f);
+    int rc = seg_sysv_each(scan_sysv_ent, NULL);
+    if (rc < 0 && opt.verbose > 0)
+        printf("# not scanned: SysV segments (%s: %s)\n", SYSV_LIST, strerror(-rc));
 }
 
 /* ------------------------------------------------------------------ CLI */

@@ -116,9 +116,16 @@ static bool read_u64(const char *path, uint64_t *v)
     return ok;
 }
 
+static int count_sysv(const seg_sysv_ent_t *e, void *arg)
+{
+    (void)arg;
+    I.sysv_segs++;
+    I.sysv_bytes += e->size;
+    return 0;
+}
+
 static void gather_machine(void)
 {
-    char line[512];
     cpu_set_t set;
 
     fs_query(&I.shm, "/dev/shm");
@@ -129,14 +136,7 @@ static void gather_machine(void)
     I.sysv_ok = read_u64("/proc/sys/kernel/shmmax", &I.shmmax) &&
                 read_u64("/proc/sys/kernel/shmall", &I.shmall) &&
                 read_u64("/proc/sys/kernel/shmmni", &I.shmmni);
-    FILE *f = fopen("/proc/sysvipc/shm", "re");
-    while (f && fgets(line, sizeof line, f)) {
-        unsigned long long size;
-        if (sscanf(line, "%*d %*d %*o %llu", &size) != 1) continue; /* title line */
-        I.sysv_segs++;
-        I.sysv_bytes += size;
-    }
-    if (f) fclose(f);
+    (void)seg_sysv_each(count_sysv, NULL);
 
     I.phys = seg_phys_mem();
     long pg = sysconf(_SC_PAGESIZE);
