@@ -8,11 +8,16 @@
  *   line 0                    control line: the abort word
  *   P * R lines               barrier flags, R = ceil(log2 P) rounds; flag
  *                             (r, k) is written only by (r - 2^k) mod P
- *   2 * P * P queues          queue (receiver r, network n, sender s) at
- *                             ((r * 2 + n) * P + s) * qstride; a receiver's
- *                             incoming queues are contiguous
- *       each queue: 1 consumer line (written only by the receiver) followed
- *       by `depth` slots of one line each (written only by the sender)
+ *   P receiver blocks         receiver r's block at r * rstride holds its
+ *                             2 P incoming queues, j = n * P + s (network
+ *                             n, sender s), interleaved by slot:
+ *       row 0: the 2 P consumer lines (line j written only by receiver r)
+ *       row 1 + k: slot k of queue j at line j (written only by sender s)
+ *     with row = 2 P lines, rstride = (depth + 1) * row. A sender's lines
+ *     are never written by another process, yet the slots a receiver
+ *     expects next lie side by side whenever its queues advance together
+ *     (an idle network: all in row 1), so the idle scan touches 2 P
+ *     adjacent lines in a few pages, not 2 P lines in 2 P pages.
  *   2 * P pools (page aligned) pool (process p, network n) at
  *                             (p * 2 + n) * poolsz, written by p (chunk
  *                             contents) and by receivers (the freed flag)
@@ -21,7 +26,7 @@
  * index order serves replies before requests.
  *
  * Size (bytes, usable area; add the 4096-byte header page for the object):
- *   page_up(L + L*P*R + 2*P*P*(depth+1)*L) + 2*P*page_up(align_up(memory, L))
+ *   page_up(L + L*P*R + P*(depth+1)*2*P*L) + 2*P*page_up(memory)
  *   rounded up to a page; L = cache line (64), R = ceil(log2 P).
  */
 #ifndef PSHM_AMQ_INTERNAL_H
@@ -104,7 +109,9 @@ _Static_assert(sizeof(amq_chunk_t) == AMQ_CHUNK_HDR, "chunk header");
 typedef struct amq_layout {
     unsigned nprocs, rounds;
     uint32_t depth;
-    uint64_t off_bar, off_q, qstride, off_pool, poolsz, total;
+    /* row: bytes from slot k to slot k + 1 of a queue (2 P lines); ring:
+     * depth * row; rstride: bytes of a receiver's block. */
+    uint64_t off_bar, off_q, row, ring, rstride, off_pool, poolsz, total;
 } amq_layout_t;
 
 int amq_layout(unsigned nprocs, uint32_t depth, uint64_t memory, amq_layout_t *l);
@@ -131,27 +138,26 @@ static inline void amq_unlock(amq_lock_t *l) { atomic_store_explicit(&l->v, 0, m
 
 /*
  * Sender's private state of one outgoing queue. `seq` is the stamp of the
- * next message, `idx` its slot (seq - 1 mod depth, kept without division),
+ * next message, `slot` its slot (between `first` and `end`, step l.row),
  * `cached` the last consumer count read. Invariant: seq - 1 - consumed <=
  * depth (unsigned), i.e. at most `depth` messages are in flight, so the slot
  * of `seq` is free iff seq - consumed <= depth.
  */
 typedef struct amq_sq {
-    uint32_t seq, idx, cached;
+    uint32_t seq, cached;
     amq_lock_t lock;
-    amq_slot_t *slots;
+    char *slot, *first, *end;
     amq_ctl_t *ctl;
 } amq_sq_t;
 
 /* Receiver's private state of one incoming queue: the stamp expected next
- * (`seq`) and the byte offset of its slot from the start of the queue
- * (`off`). 8 bytes, and the queues are found by arithmetic (incoming queue j
- * at inq + j * qstride, see struct amq), so the idle poll reads one private
- * word and one stamp per queue. */
+ * (`seq`) and its slot (`s`). The idle poll reads these 16 bytes and the
+ * stamp they point to, per queue. */
 typedef struct amq_rq {
-    uint32_t seq, off;
+    amq_slot_t *s;
+    uint32_t seq, pad;
 } amq_rq_t;
-_Static_assert(sizeof(amq_rq_t) == 8, "one word per queue in the idle scan");
+_Static_assert(sizeof(amq_rq_t) == 16, "one pointer and the stamp per queue");
 
 /*
  * Sender's pool of one network: a circular allocator over [0, size).
@@ -180,7 +186,9 @@ struct amq {
     amq_word_line_t *bar;     /* P * rounds flags */
     amq_sq_t *sq[AMQ_NETS];   /* by destination supernode rank */
     amq_rq_t *rq[AMQ_NETS];   /* by source supernode rank; one array, rq[1] = rq[0] + P */
-    char *inq;                /* incoming queue j = net * P + sender at inq + j * qstride */
+    char *inq;                /* this receiver's block: consumer line of incoming queue
+                               * j = net * P + sender at inq + j * L, its slot k at
+                               * inq + (1 + k) * row + j * L */
     amq_lock_t *rlock[AMQ_NETS]; /* with threads: the incoming queues' locks */
     amq_pool_t pool[AMQ_NETS];
     uint64_t nbad;            /* messages dropped: unknown handler, bad count */

@@ -20,7 +20,7 @@ static unsigned ceil_log2(unsigned n)
 
 int amq_layout(unsigned nprocs, uint32_t depth, uint64_t memory, amq_layout_t *l)
 {
-    uint64_t bar, nq, qbytes, pools, t;
+    uint64_t bar, qbytes, pools, t;
     char a[32], b[32];
 
     if (nprocs == 0 || nprocs > (1u << 20))
@@ -40,15 +40,18 @@ int amq_layout(unsigned nprocs, uint32_t depth, uint64_t memory, amq_layout_t *l
     l->rounds = ceil_log2(nprocs);
     l->depth = depth;
     l->off_bar = AMQ_LINE;
-    l->qstride = ((uint64_t)depth + 1) * AMQ_LINE;
+    l->row = 2ull * nprocs * AMQ_LINE;
+    l->ring = (uint64_t)depth * l->row;
+    l->rstride = l->ring + l->row;
     bar = (uint64_t)nprocs * l->rounds * AMQ_LINE;
     l->off_q = l->off_bar + bar;
     if (memory > UINT64_MAX / 4)
         goto overflow;
     l->poolsz = PSHM_ALIGN_UP(memory, AMQ_PAGE);
-    /* nq = 2 P^2 fits easily (P <= 2^20); the products below may not. */
-    nq = 2ull * nprocs * nprocs;
-    if (MUL(nq, l->qstride, &qbytes) || ADD(l->off_q, qbytes, &t) || t > UINT64_MAX - AMQ_PAGE)
+    /* row <= 2^27 and rstride <= 2^44 (P <= 2^20, depth <= 2^16); the
+     * products below may overflow. */
+    if (MUL((uint64_t)nprocs, l->rstride, &qbytes) || ADD(l->off_q, qbytes, &t) ||
+        t > UINT64_MAX - AMQ_PAGE)
         goto overflow;
     l->off_pool = PSHM_ALIGN_UP(t, AMQ_PAGE);
     if (MUL(2ull * nprocs, l->poolsz, &pools) || ADD(l->off_pool, pools, &t) ||
@@ -158,18 +161,22 @@ int amq_init(pshm_ctx_t *ctx, void *region, uint64_t len)
     q->me = me;
     q->P = (int)P;
     q->threads = (ctx->flags & PSHM_INIT_THREADS) != 0;
-    q->inq = (char *)region + l.off_q + (uint64_t)me * 2 * P * l.qstride;
+    q->inq = (char *)region + l.off_q + (uint64_t)me * l.rstride;
     q->abort_line = (amq_word_line_t *)region;
     q->bar = (amq_word_line_t *)((char *)region + l.off_bar);
     for (int n = 0; n < AMQ_NETS; n++) {
         for (unsigned p = 0; p < P; p++) {
-            /* Outgoing: queue (receiver p, n, sender me). */
-            char *qo = (char *)region + l.off_q + (((uint64_t)p * 2 + n) * P + me) * l.qstride;
-            q->sq[n][p].seq = 1;
-            q->sq[n][p].ctl = (amq_ctl_t *)qo;
-            q->sq[n][p].slots = (amq_slot_t *)(qo + AMQ_LINE);
+            /* Outgoing: column n * P + me of receiver p's block. */
+            char *rb = (char *)region + l.off_q + (uint64_t)p * l.rstride;
+            uint64_t col = ((uint64_t)n * P + (unsigned)me) * AMQ_LINE;
+            amq_sq_t *sq = &q->sq[n][p];
+            sq->seq = 1;
+            sq->ctl = (amq_ctl_t *)(rb + col);
+            sq->first = sq->slot = rb + l.row + col;
+            sq->end = sq->first + l.ring;
+            /* Incoming: column n * P + p of this block. */
             q->rq[n][p].seq = 1;
-            q->rq[n][p].off = AMQ_LINE;
+            q->rq[n][p].s = (amq_slot_t *)(q->inq + l.row + ((uint64_t)n * P + p) * AMQ_LINE);
         }
         q->pool[n].base = (char *)region + l.off_pool + ((uint64_t)me * 2 + n) * l.poolsz;
         q->pool[n].size = l.poolsz;

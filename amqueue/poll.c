@@ -29,9 +29,10 @@ bad_message(pshm_ctx_t *ctx, int src, int net, uint32_t meta, uint64_t nbytes, c
  * their transfers from the sender's cache instead of paying them in turn. */
 #define PREFETCH_AHEAD 4u
 
-static inline amq_slot_t *slot_ahead(amq_slot_t *s, unsigned k, amq_slot_t *end, uint32_t depth)
+static inline const void *slot_ahead(const char *s, uint64_t row, const char *end, uint64_t ring)
 {
-    return s + k < end ? s + k : s + k - depth;
+    const char *a = s + PREFETCH_AHEAD * row;
+    return a < end ? a : a - ring;
 }
 
 /* Runs up to `budget` messages of one incoming queue; returns the count. A
@@ -44,11 +45,11 @@ static inline __attribute__((always_inline)) unsigned
 poll_queue(pshm_ctx_t *ctx, unsigned j, int net, int src, unsigned budget, int *err)
 {
     struct amq *q = ctx->amq;
-    const uint32_t depth = q->l.depth;
+    const uint64_t row = q->l.row, ring = q->l.ring;
     amq_rq_t *rq = &q->rq[AMQ_REP][j];
-    char *qb = q->inq + (uint64_t)j * q->l.qstride;
-    amq_slot_t *const first = (amq_slot_t *)(qb + AMQ_LINE), *const end = first + depth;
-    amq_slot_t *s = (amq_slot_t *)(qb + rq->off);
+    amq_ctl_t *ctl = (amq_ctl_t *)(q->inq + (uint64_t)j * AMQ_LINE);
+    char *const first = (char *)ctl + row, *const end = first + ring;
+    amq_slot_t *s = rq->s;
     uint32_t seq = rq->seq;
     unsigned n = 0;
     /* The token is the same for the whole batch: built once. */
@@ -59,8 +60,8 @@ poll_queue(pshm_ctx_t *ctx, unsigned j, int net, int src, unsigned budget, int *
          * slot, its chunk and a Long payload are visible. */
         if (atomic_load_explicit(&s->stamp, memory_order_acquire) != seq)
             break;
-        if (PREFETCH_AHEAD < depth)
-            __builtin_prefetch(slot_ahead(s, PREFETCH_AHEAD, end, depth), 0, 3);
+        if (PREFETCH_AHEAD < q->l.depth)
+            __builtin_prefetch(slot_ahead((const char *)s, row, end, ring), 0, 3);
         uint32_t meta = s->meta;
         unsigned na = AMQ_META_NA(meta), cat = AMQ_META_CAT(meta);
         uint64_t nbytes = s->nbytes, dsz;
@@ -132,17 +133,17 @@ poll_queue(pshm_ctx_t *ctx, unsigned j, int net, int src, unsigned budget, int *
             atomic_store_explicit(&chunk->freed, 1, memory_order_release);
     next:
         seq++;
-        s = s + 1 == end ? first : s + 1;
+        s = (char *)s + row == end ? (amq_slot_t *)first : (amq_slot_t *)((char *)s + row);
         n++;
         if (PSHM_UNLIKELY(*err < 0))
             break; /* one report per call: the caller sees its message */
     }
-    rq->off = (uint32_t)((char *)s - qb);
+    rq->s = s;
     rq->seq = seq;
     if (n)
         /* Release: every read of these slots (handlers included) is done
          * before the sender sees them free (its acquire in amq_send). */
-        atomic_store_explicit(&((amq_ctl_t *)qb)->consumed, seq - 1, memory_order_release);
+        atomic_store_explicit(&ctl->consumed, seq - 1, memory_order_release);
     return n;
 }
 
@@ -156,25 +157,20 @@ poll_queue(pshm_ctx_t *ctx, unsigned j, int net, int src, unsigned budget, int *
 static inline unsigned scan(const struct amq *q, unsigned i, unsigned to)
 {
     const amq_rq_t *r = q->rq[AMQ_REP] + i, *const rend = q->rq[AMQ_REP] + to;
-    const uint64_t st = q->l.qstride;
-    const char *b = q->inq + i * st;
 /* int, so that the four tests below combine with a branch-free '|'. */
-#define HIT(k) ((int)(atomic_load_explicit(&((const amq_slot_t *)(b + (k) * st + r[k].off))->stamp, \
-                                           memory_order_relaxed) == r[k].seq))
-    for (; rend - r >= 4; r += 4, b += 4 * st)
+#define HIT(k) ((int)(atomic_load_explicit(&r[k].s->stamp, memory_order_relaxed) == r[k].seq))
+    for (; rend - r >= 4; r += 4)
         if (HIT(0) | HIT(1) | HIT(2) | HIT(3))
             break;
-    for (; r < rend; r++, b += st)
+    for (; r < rend; r++)
         if (HIT(0))
             break;
 #undef HIT
     return (unsigned)(r - q->rq[AMQ_REP]);
 }
 
-/* One queue, with its lock when threads may poll: the count run, or < 0.
- * Inlined: a call here cost a frame of six saved registers per message. */
-static inline __attribute__((always_inline)) int
-poll_one(pshm_ctx_t *ctx, int net, unsigned i, unsigned budget, int *err)
+/* One queue, with its lock when threads may poll: the count run, or < 0. */
+static inline int poll_one(pshm_ctx_t *ctx, int net, unsigned i, unsigned budget, int *err)
 {
     struct amq *q = ctx->amq;
     unsigned n = 0;

@@ -175,10 +175,10 @@ static int wait_room(pshm_ctx_t *ctx, int net, uint32_t *spins)
 
 /* Fills the slot of sq->seq (room checked, chunk filled) and publishes it. */
 static inline __attribute__((always_inline)) void
-post(amq_sq_t *sq, uint32_t depth, unsigned handler, int cat, bool spill, uint64_t off,
+post(amq_sq_t *sq, uint64_t row, unsigned handler, int cat, bool spill, uint64_t off,
      const void *buf, uint64_t nbytes, uint64_t raddr, unsigned nargs, const uint32_t *args)
 {
-    amq_slot_t *s = sq->slots + sq->idx;
+    amq_slot_t *s = (amq_slot_t *)sq->slot;
     unsigned char *body = s->body;
 
     s->meta = AMQ_META(handler, nargs, cat, spill);
@@ -195,8 +195,9 @@ post(amq_sq_t *sq, uint32_t depth, unsigned handler, int cat, bool spill, uint64
      * payload are visible before the receiver can see the stamp. */
     atomic_store_explicit(&s->stamp, sq->seq, memory_order_release);
     sq->seq++;
-    if (++sq->idx == depth)
-        sq->idx = 0;
+    sq->slot += row;
+    if (sq->slot == sq->end)
+        sq->slot = sq->first;
 }
 
 /*
@@ -258,7 +259,7 @@ send_slow(pshm_ctx_t *ctx, int dlocal, int net, unsigned handler, int cat, const
     }
     if (cat == AMQ_LONG && nbytes)
         memcpy(ldst, buf, nbytes);
-    post(sq, q->l.depth, handler, cat, spill, off, buf, nbytes, raddr, nargs, args);
+    post(sq, q->l.row, handler, cat, spill, off, buf, nbytes, raddr, nargs, args);
 out:
     if (q->threads)
         amq_unlock(&sq->lock);
@@ -284,7 +285,7 @@ amq_send(pshm_ctx_t *ctx, int dlocal, int net, unsigned handler, int cat, const 
     if (PSHM_LIKELY(!q->threads && !spill && sq->seq - sq->cached <= q->l.depth)) {
         if (cat == AMQ_LONG && nbytes)
             memcpy(ldst, buf, nbytes);
-        post(sq, q->l.depth, handler, cat, false, 0, buf, nbytes, raddr, nargs, args);
+        post(sq, q->l.row, handler, cat, false, 0, buf, nbytes, raddr, nargs, args);
         return 0;
     }
     return send_slow(ctx, dlocal, net, handler, cat, buf, nbytes, ldst, raddr, flags, nargs,
