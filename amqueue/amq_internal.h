@@ -193,7 +193,6 @@ struct amq {
     amq_pool_t pool[AMQ_NETS];
     uint64_t nbad;            /* messages dropped: unknown handler, bad count */
     _Atomic uint32_t idle;    /* idle pshm_poll calls (liveness check pacing) */
-    uint64_t next_check_ns;
 };
 
 struct pshm_token {

@@ -10,9 +10,8 @@
 
 #include <errno.h>
 
-/* Idle polls between liveness checks of pshm_poll (a clock read each). */
+/* Idle polls between paced liveness checks of pshm_poll (a clock read each). */
 #define IDLE_CHECK_MASK 1023u
-#define LIVE_CHECK_NS 1000000ull
 
 static int __attribute__((noinline, cold))
 bad_message(pshm_ctx_t *ctx, int src, int net, uint32_t meta, uint64_t nbytes, const char *why)
@@ -270,13 +269,8 @@ int pshm_poll(pshm_ctx_t *ctx)
         struct amq *q = ctx->amq;
         uint32_t idle = atomic_load_explicit(&q->idle, memory_order_relaxed) + 1;
         atomic_store_explicit(&q->idle, idle, memory_order_relaxed);
-        if (PSHM_UNLIKELY((idle & IDLE_CHECK_MASK) == 0)) {
-            uint64_t now = pshm_now_ns();
-            if (now >= q->next_check_ns) {
-                q->next_check_ns = now + LIVE_CHECK_NS;
-                rc = live_check(ctx, -1);
-            }
-        }
+        if (PSHM_UNLIKELY((idle & IDLE_CHECK_MASK) == 0))
+            rc = live_check_paced(ctx);
     }
     return rc;
 }

@@ -188,6 +188,9 @@ int ctx_wait_step(pshm_ctx_t *ctx, uint32_t *spins);
 /* Checks now: -ESRCH if a supernode peer died, -ECANCELED if aborted, else 0.
  * peer >= 0 restricts the death check to that supernode rank. */
 int live_check(pshm_ctx_t *ctx, int peer);
+/* live_check(ctx, -1) at most every ~1 ms (a clock read otherwise): for loops
+ * that call it often (wait steps, idle polls). */
+int live_check_paced(pshm_ctx_t *ctx);
 /* Code in the supernode's abort word that means "this rank died" (recorded by
  * the first survivor to notice); pshm_abort never records it. */
 #define LIVE_DIED_CODE INT32_MIN

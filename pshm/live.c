@@ -18,7 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define LIVE_CHECK_PERIOD_NS 1000000ull /* wait loops look at most every 1 ms */
+#define LIVE_CHECK_PERIOD_NS 1000000ull /* waits and polls look at most every 1 ms */
 #define SPIN_CHECK_MASK 255u            /* and read the clock every 256 spins */
 #define SPINBLOCK_SPINS 20000u          /* SPINBLOCK: spin this long, then yield */
 
@@ -131,7 +131,6 @@ int ctx_wait_step(pshm_ctx_t *ctx, uint32_t *spins)
 {
     uint32_t n = ++*spins;
     int mode = ctx->cfg.wait_mode;
-    uint64_t now, next;
 
     /* The spinning case first and branch-light: this runs between every
      * two polls of a wait, so its length is part of how late a message is
@@ -146,10 +145,15 @@ int ctx_wait_step(pshm_ctx_t *ctx, uint32_t *spins)
         /* More processes than cores: the one we wait for may need this CPU. */
         sched_yield();
     }
+    return live_check_paced(ctx);
+}
+
+int live_check_paced(pshm_ctx_t *ctx)
+{
     /* Several threads may wait at once: the deadline is a hint, relaxed. */
-    now = pshm_now_ns();
-    next = __atomic_load_n(&ctx->next_live_check_ns, __ATOMIC_RELAXED);
-    if (now < next)
+    uint64_t now = pshm_now_ns();
+
+    if (now < __atomic_load_n(&ctx->next_live_check_ns, __ATOMIC_RELAXED))
         return 0;
     __atomic_store_n(&ctx->next_live_check_ns, now + LIVE_CHECK_PERIOD_NS, __ATOMIC_RELAXED);
     return live_check(ctx, -1);
