@@ -19,7 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
 /* The live context of this process (declared in internal.h). */
@@ -236,28 +235,6 @@ static int attach_agree(pshm_ctx_t *ctx, int my_rc)
     return rc;
 }
 
-/* Which limit holds each process's segment to `max`, and how to raise it. */
-static const char *segsize_limit(const pshm_ctx_t *ctx, uint64_t max, uint64_t reserved,
-                                 char *buf, size_t n)
-{
-    const segsize_spec_t *s = &ctx->cfg.max_segsize;
-    uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
-    struct rlimit rl;
-
-    /* Same share as seg_max_size: (limit - AM region) / processes - header. */
-    if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
-        ((uint64_t)rl.rlim_cur > reserved ? ((uint64_t)rl.rlim_cur - reserved) : 0) /
-                (uint64_t)ctx->nm.node_size <= max + SEG_HDR_SIZE + page)
-        return "the address space limit of the process; raise it (ulimit -v)";
-    if (s->bytes != 0 && (s->per == 'h' ? s->bytes / (uint64_t)ctx->nm.node_size : s->bytes) <= max)
-        return "GASNET_MAX_SEGSIZE; raise it";
-    char adv[PSHM_PATH_MAX + 80];
-
-    snprintf(buf, n, "the room in the %s backend's store; %s", seg_be_name,
-             seg_be_store_advice(&ctx->cfg, adv, sizeof adv));
-    return buf;
-}
-
 /* The segment size to create: page-rounded, within what the machine allows. */
 static int attach_segsize(pshm_ctx_t *ctx, size_t asked, uint64_t region_len, size_t *out)
 {
@@ -265,7 +242,8 @@ static int attach_segsize(pshm_ctx_t *ctx, size_t asked, uint64_t region_len, si
     char a[32], m[32], why[PSHM_PATH_MAX + 160];
     int rc;
 
-    rc = seg_max_size(&ctx->cfg, ctx->nm.node_size, region_len + SEG_HDR_SIZE, &max);
+    rc = seg_max_size_why(&ctx->cfg, ctx->nm.node_size, region_len + SEG_HDR_SIZE, &max, why,
+                          sizeof why);
     if (rc < 0 && seg_max_size(&ctx->cfg, ctx->nm.node_size, SEG_HDR_SIZE, &max) == 0) {
         /* Without the queues there would be room: they are what to lower. */
         char q[32], e[32];
@@ -290,8 +268,7 @@ static int attach_segsize(pshm_ctx_t *ctx, size_t asked, uint64_t region_len, si
                         "available to each of the %d processes on this host, the limit being "
                         "%s; or ask for less (pshm-info shows every limit)",
                         pshm_fmt_size(a, sizeof a, *out), pshm_fmt_size(m, sizeof m, max),
-                        ctx->nm.node_size,
-                        segsize_limit(ctx, max, region_len + SEG_HDR_SIZE, why, sizeof why));
+                        ctx->nm.node_size, why);
     return 0;
 }
 

@@ -140,6 +140,12 @@ void seg_meta_put(void *dst, const seg_meta_t *hdr, const char *name)
 
 int seg_max_size(const pshm_cfg_t *cfg, int node_size, uint64_t reserved, uint64_t *max)
 {
+    return seg_max_size_why(cfg, node_size, reserved, max, NULL, 0);
+}
+
+int seg_max_size_why(const pshm_cfg_t *cfg, int node_size, uint64_t reserved, uint64_t *max,
+                     char *why, size_t whylen)
+{
     char a[32], b[32], c[32], d[32], adv[PSHM_PATH_MAX + 80];
     uint64_t pg = page_size(), phys = seg_phys_mem(), avail, by_env, by_store, by_as = UINT64_MAX;
     struct rlimit rl;
@@ -176,6 +182,18 @@ int seg_max_size(const pshm_cfg_t *cfg, int node_size, uint64_t reserved, uint64
                         "limit); raise the smallest: ulimit -v, GASNET_MAX_SEGSIZE, or %s",
                         node_size, a, seg_be_name, b, c, d,
                         seg_be_store_advice(cfg, adv, sizeof adv));
+    }
+    if (why != NULL) {
+        /* The share that set m, in the order a user would look: the address
+         * space, then GASNET_MAX_SEGSIZE, then the store. */
+        if (by_as <= by_env && by_as <= by_store)
+            snprintf(why, whylen, "the address space limit of the process; raise it "
+                     "(ulimit -v)");
+        else if (by_env <= by_store)
+            snprintf(why, whylen, "GASNET_MAX_SEGSIZE; raise it");
+        else
+            snprintf(why, whylen, "the room in the %s backend's store; %s", seg_be_name,
+                     seg_be_store_advice(cfg, adv, sizeof adv));
     }
     *max = m;
     return 0;

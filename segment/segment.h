@@ -106,6 +106,10 @@ static inline void *seg_user_base(const seg_obj_t *o) { return (char *)o->addr +
 /* Largest segment one of `node_size` processes may ask for: GASNET_MAX_SEGSIZE,
  * backing-store room (less `reserved` bytes for the AM region), address space. */
 int seg_max_size(const struct pshm_cfg *cfg, int node_size, uint64_t reserved, uint64_t *max);
+/* The same, and into `why` (if not NULL) which of those limits sets the
+ * size, and how to raise it. */
+int seg_max_size_why(const struct pshm_cfg *cfg, int node_size, uint64_t reserved,
+                     uint64_t *max, char *why, size_t whylen);
 /* Start time of `pid` in clock ticks after boot (field 22 of /proc/PID/stat). */
 int seg_pid_start(pid_t pid, uint64_t *start);
 /* One line of /proc/sysvipc/shm: a SysV segment of this IPC namespace. */
