@@ -7,11 +7,15 @@
 #                                       tests/mpi/ are driven by t-mpi.sh)
 #
 # Each test runs with PSHM_BUILD=<top> and a timeout (PSHM_TEST_TIMEOUT
-# seconds, default 120). Shared-memory objects named pshm* in /dev/shm and the
-# temporary directory, and SysV segments, are listed before and after each
-# test: a test that leaves one behind fails, and the leftovers are removed so
-# that the next test starts clean. An object whose creator is still running
-# belongs to another job on the machine and is left alone.
+# seconds, default 120). As root (or wherever unshare may make namespaces),
+# each test runs in private IPC and mount namespaces with its own /dev/shm and
+# temporary directory (tests/nsrun.sh): every shared-memory object there is
+# the test's own, a test that leaves one behind fails, and no other program's
+# objects are seen, judged or removed, so make check runs beside other jobs.
+# Without namespaces, pshm* objects in /dev/shm and the temporary directory and
+# SysV segments are listed before and after each test; new ones whose creator
+# is not running elsewhere fail the test, and are left in place (they might
+# be another job's).
 # Full output goes to tests/logs/<name>.log. The last line is
 # "N passed, N failed, N skipped"; the exit status is 1 if any test failed.
 
@@ -60,12 +64,6 @@ describe() {
   esac
 }
 
-remove_object() {
-  case $1 in
-  file) rm -f "$2" ;;
-  sysv) ipcrm -m "$2" 2>/dev/null ;;
-  esac
-}
 
 # Processes still in session $1 (the test's): "pid args" lines.
 survivors() {
@@ -100,7 +98,7 @@ if [ $# -gt 0 ]; then
   for a in "$@"; do
     a=${a#./}
     case $a in
-    tests/*) ;;
+    /*|tests/*) ;;
     *) a=tests/$a ;;
     esac
     if [ ! -e "$a" ] && [ -e "$a.sh" ]; then a=$a.sh; fi
@@ -122,6 +120,16 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 setsid=""
 command -v setsid >/dev/null 2>&1 && setsid=setsid
 
+# Private namespaces when they can be made (root, or user namespaces):
+# probed once with the same mounts nsrun.sh makes.
+isolate=0
+if [ "${PSHM_TEST_ISOLATE:-1}" != 0 ] && command -v unshare >/dev/null 2>&1 &&
+  unshare --ipc --mount --propagation private \
+    sh -c 'mount -t tmpfs pshm-probe /dev/shm' >/dev/null 2>&1; then
+  isolate=1
+fi
+[ $isolate = 1 ] || echo "runtests: no private namespaces (not root?): leftovers are judged machine-wide and left in place"
+
 sid=""
 trap '[ -n "$sid" ] && kill -TERM -- "-$sid" 2>/dev/null; echo "runtests: interrupted"; exit 130' INT TERM HUP
 
@@ -141,11 +149,19 @@ for t in "${tests[@]}"; do
   *) cmd=("$t") ;;
   esac
 
-  before=$(snapshot)
   start=$(now)
   # A session of its own (no job control here, so setsid does not fork and
   # the session id is $!): processes the test leaves running are found.
-  $setsid timeout -k 5 "$timeout_s" "${cmd[@]}" </dev/null >"$log" 2>&1 &
+  if [ $isolate = 1 ]; then
+    tdir=$(mktemp -d "$tmpdir/runtests.XXXXXX") || exit 1
+    report=$logdir/$name.objects
+    : >"$report"
+    $setsid unshare --ipc --mount --propagation private \
+      tests/nsrun.sh "$report" "$timeout_s" "$tdir" "${cmd[@]}" >"$log" 2>&1 &
+  else
+    before=$(snapshot)
+    $setsid timeout -k 5 "$timeout_s" "${cmd[@]}" </dev/null >"$log" 2>&1 &
+  fi
   sid=$!
   wait $sid
   rc=$?
@@ -158,7 +174,12 @@ for t in "${tests[@]}"; do
     sleep 1
     procs=$(survivors "$sid")
   fi
-  left=$(leftovers "$before" "$(snapshot)" "$sid")
+  if [ $isolate = 1 ]; then
+    left=$(cat "$report")
+    rm -f "$report"
+  else
+    left=$(leftovers "$before" "$(snapshot)" "$sid")
+  fi
 
   why=""
   case $rc in
@@ -204,12 +225,18 @@ for t in "${tests[@]}"; do
     { echo "runtests: processes killed after the test:"; echo "$procs"; } >>"$log"
   fi
   if [ -n "$left" ]; then
-    while read -r kind id; do
-      echo "    leftover: $(describe "$kind" "$id")"
-      remove_object "$kind" "$id"
-    done <<<"$left"
-    { echo "runtests: leftovers removed after the test:"; echo "$left"; } >>"$log"
+    if [ $isolate = 1 ]; then
+      # They went away with the test's namespaces.
+      printf '%s\n' "$left" | sed 's/^/    leftover: /'
+    else
+      while read -r kind id; do
+        echo "    leftover (left in place): $(describe "$kind" "$id")"
+      done <<<"$left"
+    fi
+    { echo "runtests: leftovers after the test:"; echo "$left"; } >>"$log"
   fi
+  # The private temporary directory (its tmpfs went with the namespace).
+  [ $isolate = 1 ] && rm -rf "$tdir"
 done
 
 echo "$passed passed, $failed failed, $skipped skipped"
