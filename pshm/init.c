@@ -57,7 +57,6 @@ int ctx_check(const pshm_ctx_t *ctx, int need_state, const char *fn)
 int pshm_init(pshm_ctx_t **out, const pshm_init_attr_t *attr)
 {
     pshm_ctx_t *ctx, *expected = NULL;
-    long ncpu;
     int rc;
 
     if (out == NULL)
@@ -94,8 +93,9 @@ int pshm_init(pshm_ctx_t **out, const pshm_init_attr_t *attr)
     rc = nodemap_build(&ctx->nm, &ctx->boot, &ctx->cfg);
     if (rc < 0)
         goto fail_boot;
-    ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-    ctx->ncores = ncpu > 0 ? (int)ncpu : 1;
+    /* Not the online CPUs: a process pinned to one (taskset) or held to a
+     * quota has only those, and spinning there starves the peer it waits for. */
+    ctx->ncores = cgroup_usable_cpus();
     ctx->oversubscribed = ctx->nm.node_size > ctx->ncores;
     ctx->state = CTX_INIT;
     *out = ctx;

@@ -93,6 +93,18 @@ int env_parse_segsize(const char *var, const char *s, segsize_spec_t *out);
 /* Seconds, fractional allowed: "2", "0.5". */
 int env_parse_seconds(const char *var, const char *s, uint32_t max_ms, uint32_t *out_ms);
 
+/* ------------------------------------------------------------------ cgroups */
+
+/* CPUs this process may run on: its affinity mask, lowered to what a cgroup
+ * CPU quota (v2 cpu.max, v1 cpu.cfs_quota_us, any ancestor) is worth. */
+int cgroup_usable_cpus(void);
+/* CPUs the tightest cgroup CPU quota is worth (rounded up), or 0 if none. */
+int cgroup_cpu_limit(void);
+/* The tightest memory limit of this process's cgroups (v2 memory.max, v1
+ * memory.limit_in_bytes): the bytes it may still charge, the limit and the
+ * file that sets it. Returns 1 if a limit was found, 0 if none. */
+int cgroup_mem_room(uint64_t *room, uint64_t *limit, char *where, size_t n);
+
 /* --------------------------------------------------------------- bootstrap */
 
 enum { BOOT_SINGLE = 0, BOOT_LAUNCHER, BOOT_CALLBACKS };
@@ -150,7 +162,7 @@ struct pshm_ctx {
     pid_t *peer_pid;
     int *peer_pidfd;             /* -1 for me, or when pidfd_open is missing */
     uint64_t next_live_check_ns; /* wait loops check at most every ~1 ms */
-    int ncores;                  /* online CPUs */
+    int ncores;                  /* CPUs usable: affinity mask and cgroup quota */
     bool oversubscribed;         /* more supernode processes than cores */
 
     struct amq *amq;

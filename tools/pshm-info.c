@@ -126,7 +126,6 @@ static int count_sysv(const seg_sysv_ent_t *e, void *arg)
 
 static void gather_machine(void)
 {
-    cpu_set_t set;
 
     fs_query(&I.shm, "/dev/shm");
     const char *t = I.env_ok ? I.cfg.tmpdir : getenv("GASNET_TMPDIR");
@@ -142,7 +141,7 @@ static void gather_machine(void)
     long pg = sysconf(_SC_PAGESIZE);
     I.page = pg > 0 ? (uint64_t)pg : 4096;
     I.cpus_online = sysconf(_SC_NPROCESSORS_ONLN);
-    I.cpus_usable = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : I.cpus_online;
+    I.cpus_usable = cgroup_usable_cpus(); /* what GASNET_WAIT_MODE=auto counts */
     for (size_t i = 0; i < PSHM_ARRAY_LEN(limits); i++)
         if (getrlimit(limits[i].res, &I.rl[i]) < 0) I.rl[i].rlim_cur = I.rl[i].rlim_max = RLIM_INFINITY;
 }

@@ -1,0 +1,178 @@
+/*
+ * t-waitmode: GASNET_WAIT_MODE=auto counts the CPUs a process may run on,
+ * not the CPUs online. Two processes pinned to one CPU (as taskset -c does)
+ * must yield rather than spin (ncores 1, oversubscribed), and their round
+ * trips must not take a scheduler time slice each. Unpinned, the count is
+ * that of the affinity mask. With a cgroup v1 CPU quota of one CPU (root,
+ * where the cpu controller is mounted; else that part is skipped), the
+ * count is 1 as well.
+ */
+#include "internal.h"
+#include "tests/amtest.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define ROUNDS 400
+#define H_PING 1
+#define H_PONG 2
+
+static volatile int pongs;
+
+static void on_ping(pshm_token_t *t, void *buf, size_t n, const uint32_t *a, unsigned na)
+{
+    (void)buf, (void)n, (void)a, (void)na;
+    CHECK_OK(pshm_am_reply_short(t, H_PONG, 0, 0, NULL));
+}
+
+static void on_pong(pshm_token_t *t, void *buf, size_t n, const uint32_t *a, unsigned na)
+{
+    (void)t, (void)buf, (void)n, (void)a, (void)na;
+    pongs++;
+}
+
+static int reached(void *arg) { return pongs >= *(int *)arg; }
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static int worker(void)
+{
+    static const pshm_handler_entry_t h[] = { { H_PING, on_ping, 0 }, { H_PONG, on_pong, 0 } };
+    static uint64_t rt[ROUNDS];
+    int want = atoi(getenv("T_WANT_CPUS")), rank;
+    pshm_ctx_t *ctx;
+
+    CHECK_OK(pshm_init(&ctx, NULL));
+    rank = pshm_rank(ctx);
+    if (ctx->ncores != want || ctx->oversubscribed != (pshm_node_size(ctx) > want)) {
+        printf("FAIL rank %d: counted %d usable CPUs (oversubscribed %d), expected %d\n", rank,
+               ctx->ncores, ctx->oversubscribed, want);
+        return T_FAIL;
+    }
+    CHECK_OK(pshm_am_register(ctx, h, 2));
+    CHECK_OK(pshm_attach(ctx, 1 << 16));
+    if (rank == 0 && getenv("T_ROUNDTRIP") != NULL && pshm_node_size(ctx) == 2) {
+        for (int i = 0; i < ROUNDS; i++) {
+            int target = i + 1;
+            uint64_t t0 = pshm_now_ns();
+            CHECK_OK(pshm_am_request_short(ctx, 1, H_PING, 0, 0, NULL));
+            CHECK_OK(pshm_wait_until(ctx, reached, &target));
+            rt[i] = pshm_now_ns() - t0;
+        }
+        qsort(rt, ROUNDS, sizeof rt[0], cmp_u64);
+        printf("rank 0: %d CPU(s) usable, median round trip %.1f us over %d\n", ctx->ncores,
+               rt[ROUNDS / 2] / 1e3, ROUNDS);
+        /* Spinning against each other on one CPU costs a time slice (ms) per
+         * hand-off; yielding costs two context switches (us). */
+        if (rt[ROUNDS / 2] > 1000000) {
+            printf("FAIL: median round trip %.0f us on one CPU: the waits spin\n",
+                   rt[ROUNDS / 2] / 1e3);
+            return T_FAIL;
+        }
+    }
+    CHECK_OK(pshm_barrier(ctx));
+    CHECK_OK(pshm_finalize(ctx));
+    return T_PASS;
+}
+
+static int launch(int argc, char **argv, int want, const char *what)
+{
+    char w[16];
+    snprintf(w, sizeof w, "%d", want);
+    setenv("T_WANT_CPUS", w, 1);
+    int rc = th_launch(argc, argv, 2);
+    printf("%s: %s (expected %d usable CPU%s)\n", what, rc == 0 ? "ok" : "FAIL", want,
+           want == 1 ? "" : "s");
+    return rc == 0 ? 0 : 1;
+}
+
+static int write_str(const char *path, const char *s)
+{
+    int fd = open(path, O_WRONLY | O_CLOEXEC), ok;
+    if (fd < 0)
+        return -1;
+    ok = write(fd, s, strlen(s)) == (ssize_t)strlen(s);
+    close(fd);
+    return ok ? 0 : -1;
+}
+
+/* A child cgroup (v1 cpu controller) with a quota of one CPU, in a child
+ * process so that the test's own cgroup is left as it was. */
+static int quota_case(int argc, char **argv)
+{
+    char dir[128], path[192], pid[32];
+    int st, fails;
+    struct stat sb;
+
+    if (geteuid() != 0 || stat("/sys/fs/cgroup/cpu/cpu.cfs_quota_us", &sb) < 0) {
+        printf("cgroup CPU quota: skipped (needs root and a cgroup v1 cpu controller at "
+               "/sys/fs/cgroup/cpu)\n");
+        return 0;
+    }
+    snprintf(dir, sizeof dir, "/sys/fs/cgroup/cpu/pshm-test-%d", (int)getpid());
+    if (mkdir(dir, 0755) < 0) {
+        printf("cgroup CPU quota: skipped (mkdir %s: %s)\n", dir, strerror(errno));
+        return 0;
+    }
+    fflush(NULL);
+    pid_t c = fork();
+    CHECK(c >= 0);
+    if (c == 0) {
+        snprintf(path, sizeof path, "%s/cpu.cfs_period_us", dir);
+        CHECK(write_str(path, "100000") == 0);
+        snprintf(path, sizeof path, "%s/cpu.cfs_quota_us", dir);
+        CHECK(write_str(path, "100000") == 0);
+        snprintf(path, sizeof path, "%s/cgroup.procs", dir);
+        snprintf(pid, sizeof pid, "%d", (int)getpid());
+        CHECK(write_str(path, pid) == 0);
+        unsetenv("T_ROUNDTRIP");
+        int r = launch(argc, argv, 1, "cgroup CPU quota of 1 CPU");
+        fflush(NULL);
+        _exit(r);
+    }
+    CHECK(waitpid(c, &st, 0) == c);
+    fails = !WIFEXITED(st) || WEXITSTATUS(st) != 0;
+    /* Every process has left it: the job ended with the child. */
+    if (rmdir(dir) < 0)
+        printf("note: rmdir %s: %s\n", dir, strerror(errno));
+    return fails;
+}
+
+int main(int argc, char **argv)
+{
+    cpu_set_t all, one;
+    int fails = 0, first = -1;
+
+    if (getenv("PSHM_RANK") != NULL)
+        return worker();
+    if (am_no_peers())
+        return T_SKIP;
+    if (getenv("GASNET_WAIT_MODE") != NULL)
+        unsetenv("GASNET_WAIT_MODE");
+    CHECK(sched_getaffinity(0, sizeof all, &all) == 0);
+    int quota = cgroup_cpu_limit(), n = CPU_COUNT(&all);
+    fails += launch(argc, argv, quota > 0 && quota < n ? quota : n, "unpinned");
+
+    for (int i = 0; i < CPU_SETSIZE && first < 0; i++)
+        if (CPU_ISSET(i, &all)) first = i;
+    CPU_ZERO(&one);
+    CPU_SET(first, &one);
+    CHECK(sched_setaffinity(0, sizeof one, &one) == 0);
+    setenv("T_ROUNDTRIP", "1", 1);
+    fails += launch(argc, argv, 1, "both pinned to one CPU (taskset -c)");
+    unsetenv("T_ROUNDTRIP");
+    CHECK(sched_setaffinity(0, sizeof all, &all) == 0);
+
+    fails += quota_case(argc, argv);
+    return fails ? T_FAIL : T_PASS;
+}
