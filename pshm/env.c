@@ -23,9 +23,6 @@
 #define PSHM_SEGSIZE_MIN 4096ull            /* an absolute GASNET_MAX_SEGSIZE */
 #define PSHM_SUPERNODE_MAX 4096u
 #define PSHM_SIM_HOSTS_MAX 4096u
-#define PSHM_EXIT_TIMEOUT_DEFAULT_MS 2000u
-#define PSHM_EXIT_TIMEOUT_MIN_MS 100u
-#define PSHM_EXIT_TIMEOUT_MAX_MS 600000u
 
 const env_desc_t pshm_env_vars[] = {
     {"GASNET_MAX_SEGSIZE", "0.85/h",
@@ -202,6 +199,11 @@ int env_parse_seconds(const char *var, const char *s, uint32_t max_ms, uint32_t 
     return parse_ms(var, s, 0, max_ms, out_ms);
 }
 
+int env_parse_exit_timeout(const char *var, const char *s, uint32_t *out_ms)
+{
+    return parse_ms(var, s, PSHM_EXIT_TIMEOUT_MIN_MS, PSHM_EXIT_TIMEOUT_MAX_MS, out_ms);
+}
+
 /* One of `names` (case-insensitive) -> its index in `values`. */
 static int parse_choice(const char *var, const char *s, const char *const *names,
                         const int *values, int count, const char *accepts, int *out)
@@ -303,8 +305,7 @@ int env_load(pshm_cfg_t *out)
                            "SPIN, BLOCK or SPINBLOCK", &c.wait_mode)) < 0)
         return rc;
     if (GET("GASNET_EXITTIMEOUT") &&
-        (rc = parse_ms("GASNET_EXITTIMEOUT", v, PSHM_EXIT_TIMEOUT_MIN_MS,
-                       PSHM_EXIT_TIMEOUT_MAX_MS, &c.exit_timeout_ms)) < 0)
+        (rc = env_parse_exit_timeout("GASNET_EXITTIMEOUT", v, &c.exit_timeout_ms)) < 0)
         return rc;
     if (GET("PSHM_SIM_HOSTS")) {
         if ((rc = env_parse_u64("PSHM_SIM_HOSTS", v, 0, PSHM_SIM_HOSTS_MAX, &u)) < 0) return rc;
@@ -313,7 +314,11 @@ int env_load(pshm_cfg_t *out)
     if (GET("PSHM_HOST_ID") &&
         (rc = parse_host_id("PSHM_HOST_ID", v, c.host_id, sizeof c.host_id)) < 0)
         return rc;
-    if (GET("GASNET_TMPDIR"))
+    /* Only the file backend keeps objects there: a stale TMPDIR (common on
+     * batch nodes) must not stop a job of another backend; "" = not used. */
+    if (!PSHM_BACKEND_FILE)
+        rc = 0;
+    else if (GET("GASNET_TMPDIR"))
         rc = parse_tmpdir("GASNET_TMPDIR", v, c.tmpdir, sizeof c.tmpdir);
     else if (GET("TMPDIR"))
         rc = parse_tmpdir("TMPDIR", v, c.tmpdir, sizeof c.tmpdir);

@@ -60,7 +60,7 @@ typedef struct pshm_cfg {
     uint32_t exit_timeout_ms;    /* GASNET_EXITTIMEOUT (seconds, may be fractional) */
     uint32_t sim_hosts;          /* PSHM_SIM_HOSTS: split this host into N (tests) */
     char host_id[64];            /* PSHM_HOST_ID: explicit host identity, "" if unset */
-    char tmpdir[PSHM_PATH_MAX];  /* GASNET_TMPDIR, else TMPDIR, else /tmp (validated) */
+    char tmpdir[PSHM_PATH_MAX];  /* file backend: GASNET_TMPDIR, else TMPDIR, else /tmp (validated); "" otherwise */
 } pshm_cfg_t;
 
 /* Defaults and bounds, shared by env.c, the AM network and pshm-info. */
@@ -81,6 +81,11 @@ extern const env_desc_t pshm_env_vars[];  /* terminated by a NULL name */
 
 /* Reads and checks every variable; the message names the variable. */
 int env_load(pshm_cfg_t *cfg);
+/* Calls fn for each variable of the environment that looks like pshm's but
+ * is not read by it (any unknown PSHM_* or GASNET_PSHM*, and other GASNET_*
+ * within two edits of one of ours), with the nearest known name or NULL;
+ * stops at fn's first non-zero return and returns it. */
+int env_unknown_each(int (*fn)(const char *name, const char *suggest, void *arg), void *arg);
 
 /*
  * Strict parsers (the whole string must be used; no sign; overflow is an
@@ -92,6 +97,11 @@ int env_parse_size(const char *var, const char *s, uint64_t min, uint64_t max, u
 int env_parse_segsize(const char *var, const char *s, segsize_spec_t *out);
 /* Seconds, fractional allowed: "2", "0.5". */
 int env_parse_seconds(const char *var, const char *s, uint32_t max_ms, uint32_t *out_ms);
+/* GASNET_EXITTIMEOUT and pshmrun's --exit-timeout: one range, one parser. */
+#define PSHM_EXIT_TIMEOUT_DEFAULT_MS 2000u
+#define PSHM_EXIT_TIMEOUT_MIN_MS 100u
+#define PSHM_EXIT_TIMEOUT_MAX_MS 600000u
+int env_parse_exit_timeout(const char *var, const char *s, uint32_t *out_ms);
 
 /* ------------------------------------------------------------------ cgroups */
 

@@ -47,6 +47,15 @@ PSHM_API const char *pshm_strerror(int err);
 PSHM_API const char *pshm_last_error(void);
 /* "0.1.0 (posix backend)" - version and configuration of the library. */
 PSHM_API const char *pshm_version(void);
+/*
+ * Variables of the environment that look like pshm's but are not read by it
+ * (a misspelt GASNET_PSHMNET_QUEU_DEPTH would be ignored): one line each,
+ * "NAME is not a variable pshm reads; did you mean OTHER?", written into buf
+ * (NUL-terminated, cut to len bytes; buf may be NULL with len 0). Returns the
+ * number of such variables (whatever fitted), or a negative errno. Needs no
+ * context; the library never prints them itself.
+ */
+PSHM_API int pshm_env_warnings(char *buf, size_t len);
 
 /* ------------------------------------------------------------- bootstrap */
 

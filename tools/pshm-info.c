@@ -20,8 +20,6 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
-extern char **environ;
-
 #define MAX_PROCS_ROWS 16
 #define MAX_WARNINGS 64
 #define MSG_MAX 512
@@ -84,13 +82,6 @@ static struct {
     int nnet;
 } I;
 
-/* Variables pshm sets for itself (pshmrun -> processes) or its test suite reads:
- * not typos. */
-static const char *const internal_vars[] = {
-    LAUNCH_ENV_RANK, LAUNCH_ENV_SIZE, LAUNCH_ENV_TAG, LAUNCH_ENV_FD,
-    "PSHM_BUILD", "PSHM_TEST_TIMEOUT", "PSHM_TEST_LAUNCH_FLAGS", NULL,
-};
-
 /* ------------------------------------------------------------ machine */
 
 static void fs_query(fs_info_t *f, const char *path)
@@ -128,7 +119,7 @@ static void gather_machine(void)
 {
 
     fs_query(&I.shm, "/dev/shm");
-    const char *t = I.env_ok ? I.cfg.tmpdir : getenv("GASNET_TMPDIR");
+    const char *t = I.env_ok && I.cfg.tmpdir[0] ? I.cfg.tmpdir : getenv("GASNET_TMPDIR");
     if (!t) t = getenv("TMPDIR");
     fs_query(&I.tmp, t ? t : "/tmp");
 
@@ -147,14 +138,6 @@ static void gather_machine(void)
 }
 
 /* --------------------------------------------------------- environment */
-
-static int env_index(const char *name, size_t len)
-{
-    for (int i = 0; pshm_env_vars[i].name; i++)
-        if (strlen(pshm_env_vars[i].name) == len && !strncmp(pshm_env_vars[i].name, name, len))
-            return i;
-    return -1;
-}
 
 /*
  * Checks each set variable alone with the library's parser (env_load), every
@@ -186,54 +169,14 @@ static void check_each_var(void)
     free(c);
 }
 
-static size_t edit_distance(const char *a, const char *b)
+static int add_warning(const char *name, const char *suggest, void *arg)
 {
-    size_t la = strlen(a), lb = strlen(b), row[130];
-    if (la > 128 || lb > 128) return SIZE_MAX;
-    for (size_t j = 0; j <= lb; j++) row[j] = j;
-    for (size_t i = 1; i <= la; i++) {
-        size_t diag = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= lb; j++) {
-            size_t up = row[j];
-            size_t best = diag + (a[i - 1] != b[j - 1]);
-            if (up + 1 < best) best = up + 1;
-            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
-            row[j] = best;
-            diag = up;
-        }
-    }
-    return row[lb];
-}
-
-/* Variables of the environment that look like pshm's but are not read by it. */
-static void find_unknown_vars(void)
-{
-    for (char **e = environ; *e; e++) {
-        const char *eq = strchr(*e, '=');
-        size_t len = eq ? (size_t)(eq - *e) : strlen(*e);
-        char name[128];
-        bool ours = !strncmp(*e, "GASNET_PSHM", 11) || !strncmp(*e, "PSHM_", 5);
-        if (len == 0 || len >= sizeof name || env_index(*e, len) >= 0) continue;
-        memcpy(name, *e, len);
-        name[len] = 0;
-        bool internal = false;
-        for (int i = 0; internal_vars[i]; i++) internal |= !strcmp(internal_vars[i], name);
-        if (internal) continue;
-
-        const char *best = NULL;
-        size_t bd = SIZE_MAX;
-        for (int i = 0; pshm_env_vars[i].name; i++) {
-            size_t d = edit_distance(name, pshm_env_vars[i].name);
-            if (d < bd) bd = d, best = pshm_env_vars[i].name;
-        }
-        /* Other GASNET_* variables belong to GASNet: only near misses of ours count. */
-        if (!ours && !(!strncmp(name, "GASNET_", 7) && bd <= 2)) continue;
-        if (I.nwarn == MAX_WARNINGS) break;
-        warning_t *w = &I.warn[I.nwarn++];
-        snprintf(w->name, sizeof w->name, "%s", name);
-        w->suggest = bd <= 3 ? best : NULL;
-    }
+    (void)arg;
+    if (I.nwarn == MAX_WARNINGS) return 1;
+    warning_t *w = &I.warn[I.nwarn++];
+    snprintf(w->name, sizeof w->name, "%s", name);
+    w->suggest = suggest;
+    return 0;
 }
 
 static void gather_env(void)
@@ -270,7 +213,7 @@ static void gather_env(void)
             I.vars[i].value = getenv(I.vars[i].d->name);
         }
     }
-    find_unknown_vars();
+    (void)env_unknown_each(add_warning, NULL);
 }
 
 /* --------------------------------------------------------------- network */

@@ -30,7 +30,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#define EXIT_TIMEOUT_DEFAULT_MS 2000u
 #define SECONDS_MAX_MS 4000000000u   /* about 46 days */
 
 typedef struct proc {
@@ -102,6 +101,17 @@ static void usage(void)
            LAUNCH_MAX_PROCS);
 }
 
+/* A misspelt variable would leave the job on a default without a word. */
+static void warn_env(void)
+{
+    char w[8192], *line, *save = NULL;
+
+    if (pshm_env_warnings(w, sizeof w) <= 0)
+        return;
+    for (line = strtok_r(w, "\n", &save); line != NULL; line = strtok_r(NULL, "\n", &save))
+        say("warning: %s", line);
+}
+
 /* --------------------------------------------------------- command line */
 
 static void parse_args(int argc, char **argv)
@@ -113,9 +123,11 @@ static void parse_args(int argc, char **argv)
     const char *v, *e;
     int i;
 
-    job.exit_timeout_ms = EXIT_TIMEOUT_DEFAULT_MS;
-    if ((e = getenv("GASNET_EXITTIMEOUT")) != NULL)
-        job.exit_timeout_ms = cli_seconds_ms("GASNET_EXITTIMEOUT", e, SECONDS_MAX_MS);
+    /* The library's parser and range: what pshmrun accepts, its processes do. */
+    job.exit_timeout_ms = PSHM_EXIT_TIMEOUT_DEFAULT_MS;
+    if ((e = getenv("GASNET_EXITTIMEOUT")) != NULL &&
+        env_parse_exit_timeout("GASNET_EXITTIMEOUT", e, &job.exit_timeout_ms) < 0)
+        cli_usage_error("%s", pshm_last_error());
     for (i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--") == 0) {
@@ -142,7 +154,8 @@ static void parse_args(int argc, char **argv)
                 cli_usage_error("--timeout=\"%s\" is not valid: expected more than 0 seconds",
                                 v);
         } else if (cli_flag_value(argc, argv, &i, exit_names, &v)) {
-            job.exit_timeout_ms = cli_seconds_ms("--exit-timeout", v, SECONDS_MAX_MS);
+            if (env_parse_exit_timeout("--exit-timeout", v, &job.exit_timeout_ms) < 0)
+                cli_usage_error("%s", pshm_last_error());
         } else {
             cli_usage_error("unknown option '%s'", a);
         }
@@ -802,6 +815,7 @@ int main(int argc, char **argv)
 
     cli_init("pshmrun");
     parse_args(argc, argv);
+    warn_env();
     if (launch_random_tag(job.tag, sizeof job.tag) < 0) {
         say("%s", pshm_last_error());
         return 1;
