@@ -88,6 +88,7 @@ const char *pshm_strerror(int err)
     case EPROTO: return "malformed or unexpected active message";
     case ENOSPC: return "not enough space in the backing store";
     case EFAULT: return "address outside the segment";
+    case EXDEV: return "processes of one host are in different namespaces";
     default: return strerror(err);
     }
 }

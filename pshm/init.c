@@ -93,6 +93,9 @@ int pshm_init(pshm_ctx_t **out, const pshm_init_attr_t *attr)
     rc = nodemap_build(&ctx->nm, &ctx->boot, &ctx->cfg);
     if (rc < 0)
         goto fail_boot;
+    rc = ns_check(ctx);
+    if (rc < 0)
+        goto fail_nodemap;
     /* Not the online CPUs: a process pinned to one (taskset) or held to a
      * quota has only those, and spinning there starves the peer it waits for. */
     ctx->ncores = cgroup_usable_cpus();
@@ -102,6 +105,8 @@ int pshm_init(pshm_ctx_t **out, const pshm_init_attr_t *attr)
     pshm_err_clear();
     return 0;
 
+fail_nodemap:
+    nodemap_free(&ctx->nm);
 fail_boot:
     boot_abort(&ctx->boot, 1);
     boot_close(&ctx->boot);

@@ -216,6 +216,9 @@ int live_check_paced(pshm_ctx_t *ctx);
 /* Code in the supernode's abort word that means "this rank died" (recorded by
  * the first survivor to notice); pshm_abort never records it. */
 #define LIVE_DIED_CODE INT32_MIN
+/* Collective (pshm_init): -EXDEV if a supernode spans PID namespaces, or IPC
+ * namespaces with the sysv backend (liveness and SysV ids would be wrong). */
+int ns_check(pshm_ctx_t *ctx);
 int live_init(pshm_ctx_t *ctx);  /* opens pidfds after the attach exchange */
 /* While named objects exist (inside pshm_attach), a fatal signal removes the
  * names first, then goes to the application's handler or default action. */
