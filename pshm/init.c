@@ -240,16 +240,21 @@ static int attach_agree(pshm_ctx_t *ctx, int my_rc)
     return rc;
 }
 
-/* The segment size to create: page-rounded, within what the machine allows. */
-static int attach_segsize(pshm_ctx_t *ctx, size_t asked, uint64_t region_len, size_t *out)
+/* The segment size to create: page-rounded, within what `room` allows. */
+static int attach_segsize(pshm_ctx_t *ctx, size_t asked, uint64_t region_len,
+                          const seg_room_t *room, size_t *out)
 {
     uint64_t max, page = (uint64_t)sysconf(_SC_PAGESIZE);
-    char a[32], m[32], why[PSHM_PATH_MAX + 160];
-    int rc;
+    char a[32], m[32], why[PSHM_PATH_MAX + 400];
+    int rc, err;
 
-    rc = seg_max_size_why(&ctx->cfg, ctx->nm.node_size, region_len + SEG_HDR_SIZE, &max, why,
-                          sizeof why);
-    if (rc < 0 && seg_max_size(&ctx->cfg, ctx->nm.node_size, SEG_HDR_SIZE, &max) == 0) {
+    rc = seg_max_size_room(&ctx->cfg, ctx->nm.node_size, region_len + SEG_HDR_SIZE, room, &max,
+                           &err, why, sizeof why);
+    if (rc < 0)
+        snprintf(why, sizeof why, "%s", pshm_last_error());
+    if (rc < 0 && region_len + SEG_HDR_SIZE <= room->obj_max &&
+        seg_max_size_room(&ctx->cfg, ctx->nm.node_size, SEG_HDR_SIZE, room, &max, NULL, NULL,
+                          0) == 0) {
         /* Without the queues there would be room: they are what to lower. */
         char q[32], e[32];
         return pshm_err(rc, "the message queues of %d processes need %s, more than this host "
@@ -260,7 +265,7 @@ static int attach_segsize(pshm_ctx_t *ctx, size_t asked, uint64_t region_len, si
                         pshm_fmt_size(e, sizeof e, ctx->cfg.queue_memory));
     }
     if (rc < 0)
-        return rc;
+        return pshm_err(rc, "%s", why); /* the first check's sentence, not the second's */
     if (asked == PSHM_SEGSIZE_MAX) {
         *out = (size_t)max;
         return 0;
@@ -269,7 +274,7 @@ static int attach_segsize(pshm_ctx_t *ctx, size_t asked, uint64_t region_len, si
         return pshm_err(-EINVAL, "pshm_attach: segment size %zu is too large", asked);
     *out = (size_t)PSHM_ALIGN_UP((uint64_t)asked, page);
     if (*out > max)
-        return pshm_err(-ENOSPC, "pshm_attach: asked for a %s segment, but at most %s is "
+        return pshm_err(err, "pshm_attach: asked for a %s segment, but at most %s is "
                         "available to each of the %d processes on this host, the limit being "
                         "%s; or ask for less (pshm-info shows every limit)",
                         pshm_fmt_size(a, sizeof a, *out), pshm_fmt_size(m, sizeof m, max),
@@ -280,6 +285,7 @@ static int attach_segsize(pshm_ctx_t *ctx, size_t asked, uint64_t region_len, si
 int pshm_attach(pshm_ctx_t *ctx, size_t segsize)
 {
     attach_rec_t *recs = NULL;
+    seg_room_t room;
     uint64_t region_len;
     size_t n;
     int rc, i;
@@ -311,7 +317,10 @@ int pshm_attach(pshm_ctx_t *ctx, size_t segsize)
         ctx->peer_pidfd[i] = -1;
     }
 
-    rc = attach_segsize(ctx, segsize, region_len, &segsize);
+    rc = attach_room(ctx, &room);
+    if (rc < 0)
+        goto fail;
+    rc = attach_segsize(ctx, segsize, region_len, &room, &segsize);
     if (rc < 0) {
         /* Still take part in the exchange, reporting the failure. */
         attach_rec_t mine;

@@ -219,6 +219,9 @@ int live_check_paced(pshm_ctx_t *ctx);
 /* Collective (pshm_init): -EXDEV if a supernode spans PID namespaces, or IPC
  * namespaces with the sysv backend (liveness and SysV ids would be wrong). */
 int ns_check(pshm_ctx_t *ctx);
+/* Collective (pshm_attach): the supernode's rank 0 reads the room for the
+ * segments once (seg_room_read) and every rank of the supernode gets it. */
+int attach_room(pshm_ctx_t *ctx, seg_room_t *out);
 int live_init(pshm_ctx_t *ctx);  /* opens pidfds after the attach exchange */
 /* While named objects exist (inside pshm_attach), a fatal signal removes the
  * names first, then goes to the application's handler or default action. */

@@ -98,6 +98,12 @@ int seg_be_avail(const pshm_cfg_t *cfg, uint64_t *bytes)
     return seg_fs_avail(cfg->tmpdir, bytes);
 }
 
+uint64_t seg_be_obj_max(const pshm_cfg_t *cfg)
+{
+    (void)cfg;
+    return UINT64_MAX;
+}
+
 int seg_be_remove_tag(const pshm_cfg_t *cfg, const char *tag, uint32_t nranks)
 {
     (void)nranks;

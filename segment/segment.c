@@ -138,6 +138,18 @@ void seg_meta_put(void *dst, const seg_meta_t *hdr, const char *name)
 
 /* ----------------------------------------------------------- size limit */
 
+int seg_room_read(const pshm_cfg_t *cfg, seg_room_t *room)
+{
+    int rc;
+
+    memset(room, 0, sizeof *room);
+    if ((rc = seg_be_avail(cfg, &room->store)) < 0) return rc;
+    room->obj_max = seg_be_obj_max(cfg);
+    if (!cgroup_mem_room(&room->mem, &room->mem_limit, room->mem_where, sizeof room->mem_where))
+        room->mem = UINT64_MAX;
+    return 0;
+}
+
 int seg_max_size(const pshm_cfg_t *cfg, int node_size, uint64_t reserved, uint64_t *max)
 {
     return seg_max_size_why(cfg, node_size, reserved, max, NULL, 0);
@@ -146,55 +158,114 @@ int seg_max_size(const pshm_cfg_t *cfg, int node_size, uint64_t reserved, uint64
 int seg_max_size_why(const pshm_cfg_t *cfg, int node_size, uint64_t reserved, uint64_t *max,
                      char *why, size_t whylen)
 {
-    char a[32], b[32], c[32], d[32], adv[PSHM_PATH_MAX + 80];
-    uint64_t pg = page_size(), phys = seg_phys_mem(), avail, by_env, by_store, by_as = UINT64_MAX;
+    seg_room_t room;
+    int rc = seg_room_read(cfg, &room);
+    return rc < 0 ? rc : seg_max_size_room(cfg, node_size, reserved, &room, max, NULL, why,
+                                           whylen);
+}
+
+/* Each of n processes' share of `total` once `reserved` is taken, less
+ * its header page; UINT64_MAX stays "no limit". */
+static uint64_t share(uint64_t total, uint64_t reserved, int n)
+{
+    if (total == UINT64_MAX) return UINT64_MAX;
+    uint64_t each = total > reserved ? (total - reserved) / (uint64_t)n : 0;
+    return each > SEG_HDR_SIZE ? each - SEG_HDR_SIZE : 0;
+}
+
+/* The limits on one process's segment, tightest first once sorted by
+ * seg_max_size_room; each says what it is and how to raise it. */
+enum { LIM_AS, LIM_ENV, LIM_OBJ, LIM_MEM, LIM_STORE, LIM_COUNT };
+
+static void lim_why(int which, const pshm_cfg_t *cfg, const seg_room_t *room, uint64_t as,
+                    uint64_t by_env, char *why, size_t n)
+{
+    char a[32], b[32], adv[PSHM_PATH_MAX + 160];
+    switch (which) {
+    case LIM_AS:
+        snprintf(why, n, "the address space limit of the process (ulimit -v: %s, for every "
+                 "segment of the supernode and the message queues); raise it (ulimit -v)",
+                 pshm_fmt_size(a, sizeof a, as));
+        break;
+    case LIM_ENV:
+        snprintf(why, n, "GASNET_MAX_SEGSIZE (%s each); raise it",
+                 pshm_fmt_size(a, sizeof a, by_env));
+        break;
+    case LIM_OBJ:
+        snprintf(why, n, "kernel.shmmax=%llu bytes, the largest SysV segment (header page "
+                 "included); raise it (sysctl -w kernel.shmmax=<bytes>)",
+                 (unsigned long long)room->obj_max);
+        break;
+    case LIM_MEM:
+        snprintf(why, n, "the memory limit of the process's control group (%s in %s, %s of "
+                 "it free), which shared memory is charged to; raise it",
+                 pshm_fmt_size(a, sizeof a, room->mem_limit), room->mem_where,
+                 pshm_fmt_size(b, sizeof b, room->mem));
+        break;
+    default:
+        snprintf(why, n, "the room in the %s backend's store (%s free); %s", seg_be_name,
+                 pshm_fmt_size(a, sizeof a, room->store),
+                 seg_be_store_advice(cfg, adv, sizeof adv));
+        break;
+    }
+}
+
+int seg_max_size_room(const pshm_cfg_t *cfg, int node_size, uint64_t reserved,
+                      const seg_room_t *room, uint64_t *max, int *err, char *why, size_t whylen)
+{
+    char a[32], b[32], w[PSHM_PATH_MAX + 400];
+    uint64_t pg = page_size(), phys = seg_phys_mem(), as = UINT64_MAX, each[LIM_COUNT];
     struct rlimit rl;
-    int rc;
+    int bind = LIM_ENV;
 
     if (node_size < 1) return pshm_err(-EINVAL, "seg_max_size: node size %d < 1", node_size);
     const segsize_spec_t *s = &cfg->max_segsize;
-    by_env = s->bytes ? s->bytes : (uint64_t)(s->fraction * (double)phys);
-    if (s->per == 'h') by_env /= (uint64_t)node_size;
-
-    if ((rc = seg_be_avail(cfg, &avail)) < 0) return rc;
-    by_store = avail > reserved ? (avail - reserved) / (uint64_t)node_size : 0;
-    by_store = by_store > SEG_HDR_SIZE ? by_store - SEG_HDR_SIZE : 0;
-
+    each[LIM_ENV] = s->bytes ? s->bytes : (uint64_t)(s->fraction * (double)phys);
+    if (s->per == 'h') each[LIM_ENV] /= (uint64_t)node_size;
     /* Every process maps every segment of its supernode and the AM region. */
-    if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) {
-        uint64_t as = (uint64_t)rl.rlim_cur;
-        by_as = as > reserved ? (as - reserved) / (uint64_t)node_size : 0;
-        by_as = by_as > SEG_HDR_SIZE ? by_as - SEG_HDR_SIZE : 0;
-    }
+    if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) as = (uint64_t)rl.rlim_cur;
+    each[LIM_AS] = share(as, reserved, node_size);
+    /* SysV: shmmax bounds one segment (header page included), not the sum. */
+    each[LIM_OBJ] = room->obj_max == UINT64_MAX ? UINT64_MAX
+                    : room->obj_max > SEG_HDR_SIZE ? room->obj_max - SEG_HDR_SIZE : 0;
+    /* A memory cgroup is charged for the pages of shared memory its processes
+     * reserve: the supernode's segments and region (assumed in one cgroup). */
+    each[LIM_MEM] = share(room->mem, reserved, node_size);
+    each[LIM_STORE] = share(room->store, reserved, node_size);
 
-    uint64_t m = by_env < by_store ? by_env : by_store;
-    if (by_as < m) m = by_as;
-    m -= m % pg;
+    if (reserved > room->obj_max) {
+        lim_why(LIM_OBJ, cfg, room, as, each[LIM_ENV], w, sizeof w);
+        return pshm_err(-ENOSPC, "the message queues of %d processes take one object of %s, "
+                        "more than %s; or lower GASNET_PSHMNET_QUEUE_DEPTH or "
+                        "GASNET_PSHMNET_QUEUE_MEMORY", node_size,
+                        pshm_fmt_size(a, sizeof a, reserved), w);
+    }
+    /* The binding limit, in the order a user would look when two tie. */
+    static const int order[] = { LIM_AS, LIM_ENV, LIM_OBJ, LIM_MEM, LIM_STORE };
+    for (size_t i = 0; i < PSHM_ARRAY_LEN(order); i++)
+        if (each[order[i]] < each[bind]) bind = order[i];
+    uint64_t m = each[bind] - each[bind] % pg;
+    if (err != NULL) *err = bind == LIM_AS || bind == LIM_MEM ? -ENOMEM : -ENOSPC;
+    lim_why(bind, cfg, room, as, each[LIM_ENV], w, sizeof w);
     if (m < pg) {
-        pshm_fmt_size(a, sizeof a, by_env);
-        pshm_fmt_size(b, sizeof b, avail);
-        pshm_fmt_size(c, sizeof c, reserved);
-        pshm_fmt_size(d, sizeof d, by_as == UINT64_MAX ? 0 : by_as);
-        return pshm_err(by_store <= by_env && by_store <= by_as ? -ENOSPC : -ENOMEM,
-                        "no room for a segment of even one page for each of %d processes: "
-                        "GASNET_MAX_SEGSIZE allows %s each, the %s store has %s free (%s of it "
-                        "for the message queues), the address space allows %s each (0: no "
-                        "limit); raise the smallest: ulimit -v, GASNET_MAX_SEGSIZE, or %s",
-                        node_size, a, seg_be_name, b, c, d,
-                        seg_be_store_advice(cfg, adv, sizeof adv));
+        /* The other limits too, only those that are set ("no limit" is no figure). */
+        static const char *const names[LIM_COUNT] = {
+            "the address space (ulimit -v)", "GASNET_MAX_SEGSIZE", "kernel.shmmax",
+            "the memory cgroup", "the store" };
+        char others[400] = "", *o = others;
+        for (int i = 0; i < LIM_COUNT; i++) {
+            if (i == bind || each[i] == UINT64_MAX) continue;
+            o += snprintf(o, (size_t)(others + sizeof others - o), "%s%s %s each",
+                          others[0] ? ", " : "; otherwise ", names[i],
+                          pshm_fmt_size(a, sizeof a, each[i]));
+            if (o >= others + sizeof others) break;
+        }
+        return pshm_err(bind == LIM_AS || bind == LIM_MEM ? -ENOMEM : -ENOSPC,
+                        "no room for a segment of even one page for each of %d processes "
+                        "(%s of the room goes to the message queues): the limit is %s%s",
+                        node_size, pshm_fmt_size(b, sizeof b, reserved), w, others);
     }
-    if (why != NULL) {
-        /* The share that set m, in the order a user would look: the address
-         * space, then GASNET_MAX_SEGSIZE, then the store. */
-        if (by_as <= by_env && by_as <= by_store)
-            snprintf(why, whylen, "the address space limit of the process; raise it "
-                     "(ulimit -v)");
-        else if (by_env <= by_store)
-            snprintf(why, whylen, "GASNET_MAX_SEGSIZE; raise it");
-        else
-            snprintf(why, whylen, "the room in the %s backend's store; %s", seg_be_name,
-                     seg_be_store_advice(cfg, adv, sizeof adv));
-    }
+    if (why != NULL) snprintf(why, whylen, "%s", w);
     *max = m;
     return 0;
 }

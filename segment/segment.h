@@ -86,8 +86,10 @@ int seg_be_unlink(seg_obj_t *o, const struct pshm_cfg *cfg);
 /* Unmaps and closes; removes the name too if still named and owned. */
 void seg_be_release(seg_obj_t *o, const struct pshm_cfg *cfg);
 /* Bytes available for new objects in the backing store (free space of
- * /dev/shm or the temporary directory; sysv: shmmax, shmall). */
+ * /dev/shm or the temporary directory; sysv: what kernel.shmall leaves). */
 int seg_be_avail(const struct pshm_cfg *cfg, uint64_t *bytes);
+/* Largest object the store allows (sysv: kernel.shmmax), UINT64_MAX if any. */
+uint64_t seg_be_obj_max(const struct pshm_cfg *cfg);
 /* Removes every object of job `tag` that still exists (pshmrun after a job):
  * only objects of the caller's uid named for the job whose header carries the
  * tag, or was never written (creator killed between creating and writing it).
@@ -103,6 +105,26 @@ int seg_make_name(char *out, size_t n, const char *tag, int kind, int index);
 int seg_create(seg_obj_t *o, const struct pshm_cfg *cfg, const char *tag, int kind,
                int index, int rank, uint32_t nranks, uint64_t user_len);
 static inline void *seg_user_base(const seg_obj_t *o) { return (char *)o->addr + SEG_HDR_SIZE; }
+/* One reading of what bounds the segments of a supernode. Its rank 0 reads
+ * it for all: a rank reading after faster ones reserved theirs would divide
+ * what is left again and refuse sizes that fit. */
+typedef struct seg_room {
+    uint64_t store;          /* seg_be_avail: free bytes of the backing store */
+    uint64_t obj_max;        /* seg_be_obj_max: largest object, UINT64_MAX if none */
+    uint64_t mem;            /* what the memory cgroup may still charge, UINT64_MAX: none */
+    uint64_t mem_limit;      /* its limit (memory.max) */
+    char mem_where[200];     /* the file that sets it */
+} seg_room_t;
+int seg_room_read(const struct pshm_cfg *cfg, seg_room_t *room);
+/* Largest segment one of `node_size` processes may ask for, from `room`:
+ * GASNET_MAX_SEGSIZE, the store's and the memory cgroup's room (less
+ * `reserved` bytes for the AM region), the largest object, the address space.
+ * `why` gets the limit that binds and how to raise it, *err (if not NULL) the
+ * code for a request above it: -ENOMEM for the address space or a memory
+ * cgroup, else -ENOSPC. */
+int seg_max_size_room(const struct pshm_cfg *cfg, int node_size, uint64_t reserved,
+                      const struct seg_room *room, uint64_t *max, int *err, char *why,
+                      size_t whylen);
 /* Largest segment one of `node_size` processes may ask for: GASNET_MAX_SEGSIZE,
  * backing-store room (less `reserved` bytes for the AM region), address space. */
 int seg_max_size(const struct pshm_cfg *cfg, int node_size, uint64_t reserved, uint64_t *max);

@@ -17,14 +17,6 @@
 
 const char seg_be_name[] = "sysv";
 
-const char *seg_be_store_advice(const pshm_cfg_t *cfg, char *buf, size_t n)
-{
-    (void)cfg;
-    snprintf(buf, n, "raise kernel.shmmax and kernel.shmall (sysctl -w kernel.shmmax=<bytes> "
-             "kernel.shmall=<pages>)");
-    return buf;
-}
-
 static uint64_t read_u64(const char *path)
 {
     unsigned long long v = 0;
@@ -34,6 +26,16 @@ static uint64_t read_u64(const char *path)
         fclose(f);
     }
     return v;
+}
+
+/* The store is what kernel.shmall (pages, for all segments) leaves. */
+const char *seg_be_store_advice(const pshm_cfg_t *cfg, char *buf, size_t n)
+{
+    (void)cfg;
+    snprintf(buf, n, "that is what kernel.shmall=%llu pages leaves; raise it (sysctl -w "
+             "kernel.shmall=<pages>), or remove stale segments (ipcs -m)",
+             (unsigned long long)read_u64("/proc/sys/kernel/shmall"));
+    return buf;
 }
 
 /* Segments and pages in use in this IPC namespace. */
@@ -197,17 +199,23 @@ void seg_be_release(seg_obj_t *o, const pshm_cfg_t *cfg)
 int seg_be_avail(const pshm_cfg_t *cfg, uint64_t *bytes)
 {
     uint64_t segs, pages, pg = (uint64_t)sysconf(_SC_PAGESIZE);
-    uint64_t shmmax = read_u64("/proc/sys/kernel/shmmax");
     uint64_t shmall = read_u64("/proc/sys/kernel/shmall");
     uint64_t phys = seg_phys_mem(), room;
     (void)cfg;
     sysv_usage(&segs, &pages);
     /* shmall * page size saturates: the default is near 2^64 pages. */
     room = shmall <= pages ? 0 : (shmall - pages > UINT64_MAX / pg ? UINT64_MAX : (shmall - pages) * pg);
-    if (shmmax && shmmax < room) room = shmmax;
     if (phys && phys < room) room = phys; /* SysV memory is RAM all the same */
     *bytes = room;
     return 0;
+}
+
+uint64_t seg_be_obj_max(const pshm_cfg_t *cfg)
+{
+    uint64_t shmmax = read_u64("/proc/sys/kernel/shmmax");
+    (void)cfg;
+    /* kernel.shmmax bounds each segment; shmall (seg_be_avail) their sum. */
+    return shmmax ? shmmax : UINT64_MAX;
 }
 
 int seg_be_remove_tag(const pshm_cfg_t *cfg, const char *tag, uint32_t nranks)
