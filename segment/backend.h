@@ -7,8 +7,11 @@
 
 #include "internal.h"
 
-/* -EEXIST with the advice to run pshm-cleanup. */
-int seg_exists_err(const char *what, const char *name);
+/* -EEXIST for an object found at `name`, owned by uid `owner` (-1: unknown,
+ * SEG_OWNER_OTHER: another user's, uid unreadable): the advice to run
+ * pshm-cleanup, or, for another user's, what is wrong. */
+#define SEG_OWNER_OTHER (-2L)
+int seg_exists_err(const char *what, const char *name, long owner);
 /* Free bytes of the file system holding `dir` (statvfs), 0 if unknown. */
 int seg_fs_avail(const char *dir, uint64_t *bytes);
 /* Physical memory in bytes. */

@@ -49,7 +49,10 @@ int seg_be_create(seg_obj_t *o, const pshm_cfg_t *cfg, const char *name, size_t 
     if ((dfd = open_dir(cfg)) < 0) return dfd;
     fd = openat(dfd, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (fd < 0) {
-        rc = errno == EEXIST ? seg_exists_err("file", shown)
+        struct stat st;
+        rc = errno == EEXIST ? seg_exists_err("file", shown,
+                                              fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0
+                                                  ? (long)st.st_uid : -1)
                              : pshm_err(-errno, "cannot create %s: %s; %s", shown,
                                         strerror(errno),
                                         seg_open_advice(errno, "set GASNET_TMPDIR to a "

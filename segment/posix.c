@@ -41,7 +41,13 @@ int seg_be_create(seg_obj_t *o, const pshm_cfg_t *cfg, const char *name, size_t 
         return pshm_err(-ENAMETOOLONG, "object name %s is too long", name);
     fd = shm_open(pname, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (fd < 0) {
-        if (errno == EEXIST) return seg_exists_err("shared memory object", pname);
+        if (errno == EEXIST) {
+            struct stat st;
+            char path[SEG_NAME_MAX + 16];
+            snprintf(path, sizeof path, SHM_DIR "%s", pname);
+            return seg_exists_err("shared memory object", pname,
+                                  lstat(path, &st) == 0 ? (long)st.st_uid : -1);
+        }
         return pshm_err(-errno, "cannot create shared memory object %s in " SHM_DIR ": %s; %s",
                         pname, strerror(errno),
                         seg_open_advice(errno, "check that " SHM_DIR " is a writable tmpfs"));

@@ -39,8 +39,20 @@ int seg_fs_avail(const char *dir, uint64_t *bytes)
     return 0;
 }
 
-int seg_exists_err(const char *what, const char *name)
+int seg_exists_err(const char *what, const char *name, long owner)
 {
+    /* pshm-cleanup removes only the caller's objects: for another user's, its
+     * advice would be wrong. Names carry our uid, so such an object was put
+     * there on purpose, at a name that could be foreseen. */
+    if (owner == SEG_OWNER_OTHER || (owner >= 0 && (uid_t)owner != geteuid())) {
+        char who[32] = "another user";
+        if (owner >= 0) snprintf(who, sizeof who, "uid %ld", owner);
+        return pshm_err(-EEXIST,
+                        "%s %s already exists and belongs to %s, not to this user (uid %u): "
+                        "someone put it at a name of this job; it was not touched. Ask %s or "
+                        "root to remove it, and use an unpredictable job tag (let pshm draw "
+                        "one)", what, name, who, (unsigned)geteuid(), who);
+    }
     return pshm_err(-EEXIST,
                     "%s %s already exists (left by a job that died, or a job tag in use "
                     "twice); it was not touched: remove stale objects with pshm-cleanup",

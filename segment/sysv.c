@@ -57,7 +57,17 @@ static void sysv_usage(uint64_t *segs, uint64_t *pages)
     *pages = u.pages;
 }
 
-static int create_err(int e, const char *shown, size_t len)
+/* Owner of the segment with `key`, or -1 if it cannot be read. */
+static long sysv_owner(uint32_t key)
+{
+    struct shmid_ds ds;
+    int id = shmget((key_t)key, 0, 0);
+    if (id < 0 && errno == EACCES)
+        return SEG_OWNER_OTHER; /* not even readable by us: not ours */
+    return id >= 0 && shmctl(id, IPC_STAT, &ds) == 0 ? (long)ds.shm_perm.uid : -1;
+}
+
+static int create_err(int e, const char *shown, uint32_t shown_key, size_t len)
 {
     char a[32], b[32];
     uint64_t segs, pages, pg = (uint64_t)sysconf(_SC_PAGESIZE);
@@ -66,7 +76,7 @@ static int create_err(int e, const char *shown, size_t len)
     uint64_t shmmni = read_u64("/proc/sys/kernel/shmmni");
     pshm_fmt_size(a, sizeof a, len);
     sysv_usage(&segs, &pages);
-    if (e == EEXIST) return seg_exists_err("SysV segment", shown);
+    if (e == EEXIST) return seg_exists_err("SysV segment", shown, sysv_owner(shown_key));
     if (e == EINVAL)
         return pshm_err(-EINVAL, "cannot create SysV segment %s of %s: exceeds kernel.shmmax=%llu "
                         "bytes; raise it with sysctl -w kernel.shmmax=%zu, or ask for a smaller "
@@ -98,7 +108,7 @@ int seg_be_create(seg_obj_t *o, const pshm_cfg_t *cfg, const char *name, size_t 
 
     snprintf(shown, sizeof shown, "%s (key 0x%08x)", name, key);
     int id = shmget((key_t)key, len, IPC_CREAT | IPC_EXCL | 0600);
-    if (id < 0) return create_err(errno, shown, len);
+    if (id < 0) return create_err(errno, shown, key, len);
     /* SysV modes ignore the umask; check that nobody else may map it. */
     if (shmctl(id, IPC_STAT, &ds) < 0 || (ds.shm_perm.mode & 0777) != 0600) {
         rc = pshm_err(-EPERM, "SysV segment %s does not have mode 0600", shown);

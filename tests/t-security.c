@@ -174,13 +174,20 @@ static void as_other_user(const char *tag, const int *shmid, seen_t *s)
     _exit(0);
 }
 
-/* Rank 0, in attach's first exchange: every object exists now or soon. */
+/* Rank 0, in the exchange of attach that follows its creating its own
+ * objects: every object exists now or soon. (Earlier exchanges of attach,
+ * before anything is created, are let through.) */
 static void inspect(fj_rt_t *rt)
 {
     seen_t *s = (seen_t *)rt->hub->user;
     int shmid[NOBJ] = { -1, -1, -1 }, all = 0;
+    unsigned mode, uid;
+    char mine[128];
 
     if (rt->rank != 0 || s->checked)
+        return;
+    obj_name(mine, sizeof mine, rt->tag, kinds[0], idx[0]);
+    if (obj_stat(mine, &mode, &uid, &shmid[0]) < 0)
         return;
     for (double give_up = fj_now() + 10; !all && fj_now() < give_up; usleep(1000)) {
         all = 1;
@@ -209,7 +216,9 @@ static int attach_rank(fj_rt_t *rt, void *arg)
     int *want = arg, rc;
 
     CHECK_OK(pshm_init(&ctx, &attr));
-    rt->on_exchange = inspect;
+    /* Only the job that must succeed is inspected (not those that find
+     * something planted at a name). */
+    rt->on_exchange = *want == 0 ? inspect : NULL;
     rc = pshm_attach(ctx, 1 << 16);
     rt->on_exchange = NULL;
     if (rc != *want) {
@@ -278,6 +287,24 @@ static void plant_fifo(const char *name)
     CHECK(mkfifo(path, 0600) == 0);
 }
 
+/* An object of another user (65534) at the name: pshm-cleanup could not
+ * remove it, so the message must not send the user there. */
+static void plant_other_user(const char *name)
+{
+    obj_plant(name);
+    if (PSHM_BACKEND_SYSV) {
+        struct shmid_ds ds;
+        int id = shmget(sysv_key(name), 0, 0);
+        CHECK(id >= 0 && shmctl(id, IPC_STAT, &ds) == 0);
+        ds.shm_perm.uid = 65534;
+        CHECK(shmctl(id, IPC_SET, &ds) == 0);
+        return;
+    }
+    char path[PSHM_PATH_MAX];
+    obj_path(path, sizeof path, name);
+    CHECK(chown(path, 65534, 65534) == 0);
+}
+
 static void preexisting(fj_hub_t *h, const char *what, planter_t plant, int n)
 {
     int st[NP], want = -EEXIST, nf = fails;
@@ -296,9 +323,13 @@ static void preexisting(fj_hub_t *h, const char *what, planter_t plant, int n)
         if (strstr(msg, "already exists") == NULL || strstr(msg, name) == NULL ||
             strstr(msg, "rank 1") == NULL)
             FAIL("%s: rank %d's message \"%s\" does not name rank 1 and %s", what, r, msg, name);
+        if (plant == plant_other_user &&
+            (strstr(msg, "belongs to uid 65534") == NULL || strstr(msg, "pshm-cleanup") != NULL))
+            FAIL("%s: rank %d's message \"%s\" does not say that uid 65534 owns it, or sends "
+                 "the user to pshm-cleanup, which cannot remove it", what, r, msg);
     }
     obj_path(path, sizeof path, name);
-    if (plant == obj_plant) {
+    if (plant == obj_plant || plant == plant_other_user) {
         if (!obj_check_remove(name))
             FAIL("%s: the planted object is gone or changed", what);
     } else {
@@ -423,6 +454,10 @@ int main(int argc, char **argv)
 
     modes_and_other_users(h);
     preexisting(h, "a planted object", obj_plant, 0);
+    if (geteuid() == 0)
+        preexisting(h, "another user's object", plant_other_user, 3);
+    else
+        printf("skip part: another user's object at the name needs root\n");
     if (PSHM_BACKEND_FILE) {
         preexisting(h, "a symlink", plant_symlink, 1);
         preexisting(h, "a FIFO", plant_fifo, 2);
