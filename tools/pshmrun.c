@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -597,6 +598,27 @@ static void watchdog(int fd)
     _exit(0);
 }
 
+/* What to do when descriptors ran out ("" for other errors): pshmrun keeps
+ * one socket per process, and needs a socket and a pipe while starting one. */
+static const char *fd_advice(int e)
+{
+    static char buf[200];
+    struct rlimit rl;
+
+    if (e == ENFILE)
+        return "; the system's table of open files is full: raise fs.file-max (sysctl -w)";
+    if (e != EMFILE)
+        return "";
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+        snprintf(buf, sizeof buf, "; pshmrun keeps a descriptor per process and needs %d or "
+                 "more for %d processes, but may open %llu: raise the limit (ulimit -n %d)",
+                 job.n + 16, job.n, (unsigned long long)rl.rlim_cur,
+                 job.n + 64 > 1024 ? job.n + 64 : 1024);
+    else
+        snprintf(buf, sizeof buf, "; raise the limit on open files (ulimit -n)");
+    return buf;
+}
+
 /* Forks the watchdog; pshmrun keeps the write end. Without one (fork or
  * socket failure) the job still runs: only the SIGKILL case loses. */
 static void watchdog_start(int sfd)
@@ -604,8 +626,9 @@ static void watchdog_start(int sfd)
     int sv[2];
 
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0) {
+        int e = errno;
         say("cannot create the watchdog's socket: %s; a SIGKILL of pshmrun would leave "
-            "objects behind", strerror(errno));
+            "objects behind%s", strerror(e), fd_advice(e));
         return;
     }
     fflush(NULL);
@@ -701,7 +724,7 @@ static int spawn(int r, const sigset_t *mask)
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0 ||
         pipe2(ep, O_CLOEXEC) < 0) {
         e = errno;
-        say("cannot create the socket for rank %d: %s", r, strerror(e));
+        say("cannot create the socket for rank %d: %s%s", r, strerror(e), fd_advice(e));
         return -e;
     }
     pid = fork();
