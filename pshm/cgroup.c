@@ -62,7 +62,8 @@ static int cg_dir(const char *ctrl, char *out, size_t n)
             continue;
         if (!v2) {
             bool has = false;
-            for (char *t = strtok(opts, ","); t && !has; t = strtok(NULL, ","))
+            char *save = NULL;
+            for (char *t = strtok_r(opts, ",", &save); t && !has; t = strtok_r(NULL, ",", &save))
                 has = strcmp(t, ctrl) == 0;
             if (!has)
                 continue;
