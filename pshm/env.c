@@ -37,7 +37,7 @@ const env_desc_t pshm_env_vars[] = {
     {"GASNET_HOST_DETECT", "boot_id", "boot_id, hostname, gethostid",
      "how processes tell they share a host (boot_id: kernel boot id and hostname)"},
     {"GASNET_WAIT_MODE", "auto", "SPIN, BLOCK, SPINBLOCK",
-     "how waits spend the CPU (auto: spin unless processes outnumber cores)"},
+     "how waits spend the CPU (auto: spin unless processes outnumber usable CPUs)"},
     {"GASNET_EXITTIMEOUT", "2.0", "0.1..600 seconds, fractions allowed",
      "how long exit waits for the other processes before giving up on them"},
     {"PSHM_SIM_HOSTS", "0", "0 (off) or 1..4096",

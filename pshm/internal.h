@@ -173,7 +173,7 @@ struct pshm_ctx {
     int *peer_pidfd;             /* -1 for me, or when pidfd_open is missing */
     uint64_t next_live_check_ns; /* wait loops check at most every ~1 ms */
     int ncores;                  /* CPUs usable: affinity mask and cgroup quota */
-    bool oversubscribed;         /* more supernode processes than cores */
+    bool oversubscribed;         /* more supernode processes than usable CPUs */
 
     struct amq *amq;
     pshm_handler_entry_t handlers[PSHM_AM_HANDLER_MAX + 1];

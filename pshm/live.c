@@ -142,7 +142,7 @@ int ctx_wait_step(pshm_ctx_t *ctx, uint32_t *spins)
         if ((n & SPIN_CHECK_MASK) != 0)
             return 0;
     } else {
-        /* More processes than cores: the one we wait for may need this CPU. */
+        /* More processes than usable CPUs: the one we wait for may need this one. */
         sched_yield();
     }
     return live_check_paced(ctx);

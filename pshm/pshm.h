@@ -215,7 +215,8 @@ PSHM_API int pshm_poll(pshm_ctx_t *ctx);
 
 /*
  * Polls until cond(arg) returns non-zero. Spins while the supernode has no
- * more processes than cores, else yields the CPU (GASNET_WAIT_MODE overrides).
+ * more processes than the CPUs this process may run on (affinity mask, cgroup
+ * CPU quota), else yields the CPU (GASNET_WAIT_MODE overrides).
  * Fails with -ESRCH if a peer died, -ECANCELED if the job was aborted.
  */
 PSHM_API int pshm_wait_until(pshm_ctx_t *ctx, int (*cond)(void *arg), void *arg);
