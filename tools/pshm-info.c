@@ -66,6 +66,9 @@ static struct {
     uint64_t shmmax, shmall, shmmni, sysv_segs, sysv_bytes;
     bool sysv_ok;
     uint64_t phys, page;
+    int memcg;               /* 1: a memory cgroup limit applies */
+    uint64_t memcg_free, memcg_limit;
+    char memcg_file[200];
     long cpus_online, cpus_usable;
     struct rlimit rl[PSHM_ARRAY_LEN(limits)];
 
@@ -129,6 +132,7 @@ static void gather_machine(void)
     (void)seg_sysv_each(count_sysv, NULL);
 
     I.phys = seg_phys_mem();
+    I.memcg = cgroup_mem_room(&I.memcg_free, &I.memcg_limit, I.memcg_file, sizeof I.memcg_file);
     long pg = sysconf(_SC_PAGESIZE);
     I.page = pg > 0 ? (uint64_t)pg : 4096;
     I.cpus_online = sysconf(_SC_NPROCESSORS_ONLN);
@@ -279,6 +283,11 @@ static void print_text(void)
     printf("  %-22s %llu segments, %s\n", "SysV in use", (unsigned long long)I.sysv_segs,
            sz(c, I.sysv_bytes));
     printf("  %-22s %s\n", "physical memory", sz(a, I.phys));
+    if (I.memcg)
+        printf("  %-22s %s, %s of it free (%s); shared memory counts\n", "memory cgroup limit",
+               sz(a, I.memcg_limit), sz(b, I.memcg_free), I.memcg_file);
+    else
+        printf("  %-22s none\n", "memory cgroup limit");
     printf("  %-22s %ld online, %ld usable by this process\n", "CPUs", I.cpus_online,
            I.cpus_usable);
     for (size_t i = 0; i < PSHM_ARRAY_LEN(limits); i++) {
@@ -416,6 +425,18 @@ static void print_json(void)
     jnum(&f, "bytes", I.sysv_bytes);
     putchar('}');
     jnum(&m, "physical_memory", I.phys);
+    jkey(&m, "memory_cgroup");
+    if (I.memcg) {
+        f = true;
+        putchar('{');
+        jnum(&f, "limit", I.memcg_limit);
+        jnum(&f, "free", I.memcg_free);
+        jkey(&f, "file");
+        jstr(I.memcg_file);
+        putchar('}');
+    } else {
+        fputs("null", stdout);
+    }
     jnum(&m, "page_size", I.page);
     jnum(&m, "cpus_online", (uint64_t)(I.cpus_online > 0 ? I.cpus_online : 0));
     jnum(&m, "cpus_usable", (uint64_t)(I.cpus_usable > 0 ? I.cpus_usable : 0));
