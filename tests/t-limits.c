@@ -23,7 +23,10 @@
 #include <sys/stat.h>
 
 
-#define LIM_DIR "/tmp/pshm-limits-test"
+/* A private store for the file backend: a directory of this test's own
+ * (another run beside it must not share, or remove, its mount point). */
+static char lim_dir[PSHM_PATH_MAX];
+#define LIM_DIR lim_dir
 
 typedef struct limit_case {
     const char *name;
@@ -335,6 +338,9 @@ static int limits(void)
 int main(void)
 {
     int st;
+    const char *tmp = getenv("TMPDIR");
+    snprintf(lim_dir, sizeof lim_dir, "%s/pshm-limits-%d", tmp && tmp[0] == '/' ? tmp : "/tmp",
+             (int)getpid());
 
     if (strstr(pshm_version(), "(none backend)") != NULL) {
         printf("skip: --disable-pshm creates no shared object\n");
