@@ -1,8 +1,13 @@
 #!/bin/bash
 # t-pingpong - pshm-pingpong --quick runs every test and prints a row for
-# each; --csv and --json parse with the right fields and record counts;
-# --plot writes two SVG files; --poll-idle, --startup and --limits-only run;
-# bad options exit 2 with a message. No timing is asserted.
+# each, each library row against the floor of the same operation with the
+# better direction named; --csv and --json share one schema (python3 parses
+# both: a column means one thing in every row); --plot writes two SVG files,
+# and two PNGs through gnuplot when it is installed (a file name with a
+# space and an apostrophe); --poll-idle, --startup (ms) and --limits-only
+# run; a payload corrupted on the sender is caught and named; --instructions
+# gives the same counts twice when valgrind is installed; bad options exit 2
+# with a message. No timing is asserted.
 B=${PSHM_BUILD:-.}
 R=$B/tools/pshmrun
 P=$B/tools/pshm-pingpong
@@ -39,12 +44,19 @@ run() {
 nopshm=0
 grep -q "define PSHM_BACKEND_NONE 1" "$B/config.h" 2>/dev/null && nopshm=1
 
-TESTS="limit-handoff limit-ring limit-ring-rate limit-ring-bw limit-memcpy limit-memcpy-bw
-       short medium long put get flood medium-bw long-bw put-bw get-bw"
-# Rows the quick sweeps give: 0, 8, 64, 4096, 65536 (bandwidth without 0).
+TESTS="limit-handoff limit-ring limit-copy-flag limit-ring-rate limit-ring-bw limit-memcpy
+       limit-memcpy-bw limit-copy2-bw short medium long put get flood medium-bw long-bw put-bw get-bw"
+# Rows the quick sweeps give: 0, 8, 64, 4096, 65536 (bandwidth without 0,
+# the two-core copy from 4096).
 declare -A ROWS=([limit-handoff]=1 [short]=3 [flood]=1 [limit-ring-rate]=1
                  [medium]=5 [long]=5 [put]=5 [get]=5 [limit-ring]=5 [limit-memcpy]=5
+                 [limit-copy-flag]=5 [limit-copy2-bw]=2
                  [medium-bw]=4 [long-bw]=4 [put-bw]=4 [get-bw]=4 [limit-ring-bw]=4 [limit-memcpy-bw]=4)
+# The floor of each library test: the same operation done by hand.
+declare -A FLOOR=([short]=limit-handoff [medium]=limit-ring [long]=limit-copy-flag
+                  [put]=limit-copy-flag [get]=limit-memcpy [flood]=limit-ring-rate
+                  [medium-bw]=limit-ring-bw [long-bw]=limit-memcpy-bw [put-bw]=limit-memcpy-bw
+                  [get-bw]=limit-memcpy-bw [limit-copy2-bw]=limit-memcpy-bw)
 
 if [ $nopshm = 1 ]; then
     run 1 "$T/none" -- "$R" -n 2 "$P" --quick
@@ -55,6 +67,9 @@ fi
 [ $nopshm = 1 ] || if run 0 "$T/table" -- "$R" -n 2 "$P" --quick; then
     grep -q "^# pshm-pingpong: pshm [0-9]" "$T/table" || bad "no header with the library version"
     grep -q "^# CPUs [0-9]*,[0-9]* (pinned)" "$T/table" || bad "the header does not name the CPUs"
+    grep -q "^# placement: .*\(SMT siblings\|distinct cores\|no topology\)" "$T/table" ||
+        bad "the header does not say how the CPUs relate (kernel topology)"
+    grep -q "120 ns" "$T/table" && bad "the placement is judged by a fixed time"
     for t in $TESTS; do
         # rows of the section: from "# t:" to the next blank line
         n=$(awk -v t="# $t:" 'index($0, t) == 1 {on = 1; next} /^$/ {on = 0}
@@ -63,22 +78,88 @@ fi
             bad "table: section '$t' has $n rows with a positive median, expected ${ROWS[$t]}"
         fi
     done
-    # every library row has a limit and a ratio
+    # every library row has a floor and a ratio
     n=$(awk '/^# [a-z]/ {lib = ($2 !~ /^limit-/)} lib && $1 ~ /^[0-9]+$/ && ($4 == "-" || $5 == "-") {n++}
         END {print n + 0}' "$T/table")
-    [ "$n" = 0 ] && ok "every library row has a limit and a ratio" || bad "$n library rows lack a limit"
+    [ "$n" = 0 ] && ok "every library row has a floor and a ratio" || bad "$n library rows lack a floor"
+    # each section with a floor names it and the better direction
+    for t in "${!FLOOR[@]}"; do
+        case $t in *-bw|flood) dir=higher ;; *) dir=lower ;; esac
+        grep -A1 "^# $t:" "$T/table" | grep -q "^# floor: ${FLOOR[$t]} (.*); ratio = median / floor: $dir is better$" ||
+            bad "section '$t' does not name its floor ${FLOOR[$t]} and '$dir is better'"
+    done
+    grep -q "^# summary: .*floor" "$T/table" && grep -q "^Short 8 B one-way latency .* us  *lower$" "$T/table" ||
+        bad "the summary does not give the floor and the better direction"
 fi
 
-# --- CSV: header, nine fields, every test, and the plot files
+# --- CSV: one schema (a column, one meaning), every test, and the plot files
+SCHEMA="test,size_bytes,processes,median_us,p99_us,worst_us,median_GBps,worst_GBps,median_Mmsgps,worst_Mmsgps,instructions,floor,floor_size_bytes,ratio,better,reps,iters"
+# check_schema FILE FORMAT [REPS]: python3 reads CSV or JSON and checks that
+# every row has every column, that only the columns of its unit hold values,
+# that floors name a row of the same file, and ratio = median / floor.
+check_schema() {
+    python3 - "$@" <<'PY'
+import csv, json, math, sys
+f, fmt = sys.argv[1], sys.argv[2]
+reps = int(sys.argv[3]) if len(sys.argv) > 3 else None
+cols = "test,size_bytes,processes,median_us,p99_us,worst_us,median_GBps,worst_GBps,median_Mmsgps,worst_Mmsgps,instructions,floor,floor_size_bytes,ratio,better,reps,iters".split(",")
+if fmt == "csv":
+    rd = csv.reader(open(f))
+    head = next(rd)
+    assert head == cols, "CSV header %r" % head
+    rows = []
+    for rec in rd:
+        assert len(rec) == len(cols), "record %r has %d fields" % (rec, len(rec))
+        rows.append({c: (v if v != "" else None) for c, v in zip(cols, rec)})
+else:
+    d = json.load(open(f))
+    rows = d["results"]
+    for r in rows:
+        assert list(r) == cols, "record keys %r" % list(r)
+    rows = [{c: (None if r[c] is None else str(r[c])) for c in cols} for r in rows]
+assert rows, "no records"
+num = lambda v: float(v)
+byname = {(r["test"], r["size_bytes"]): r for r in rows}
+for r in rows:
+    t = r["test"]
+    vals = [c for c in cols[3:11] if r[c] is not None]
+    units = {c.split("_")[-1] for c in vals}
+    assert len(units) == 1, "%s: values in more than one unit, or none: %r" % (t, vals)
+    u = units.pop()
+    med = "instructions" if u == "instructions" else "median_" + u
+    assert med in vals, "%s: no %s" % (t, med)
+    for c in vals:
+        assert num(r[c]) > 0, "%s: %s = %r" % (t, c, r[c])
+    assert r["p99_us"] is None or r["worst_us"] is None, "%s: p99 and worst in one row" % t
+    assert r["size_bytes"] is None or int(r["size_bytes"]) >= 0
+    assert int(r["processes"]) >= 1 and int(r["reps"]) >= 1 and int(r["iters"]) >= 1
+    if reps is not None:
+        assert int(r["reps"]) == reps, "%s: reps %s" % (t, r["reps"])
+    want = "higher" if u in ("GBps", "Mmsgps") else "lower"
+    assert r["better"] == want, "%s: better %r, expected %s" % (t, r["better"], want)
+    if r["floor"] is not None:
+        fl = byname.get((r["floor"], r["floor_size_bytes"]))
+        assert fl is not None, "%s: floor %s at %s is not a row" % (t, r["floor"], r["floor_size_bytes"])
+        ratio = num(r[med]) / num(fl[med])
+        assert math.isclose(ratio, num(r["ratio"]), rel_tol=1e-3), "%s: ratio %s, expected %g" % (t, r["ratio"], ratio)
+    else:
+        assert r["ratio"] is None, "%s: a ratio without a floor" % t
+print(len(rows))
+PY
+}
+
 [ $nopshm = 1 ] || if run 0 "$T/csv" -- "$R" -n 2 "$P" --quick --csv --plot "$T/x.svg"; then
-    head -1 "$T/csv" | grep -qx "test,size,unit,median,p99,limit,ratio,reps,iters" ||
-        bad "CSV header is '$(head -1 "$T/csv")'"
-    n=$(awk -F, 'NR > 1 && (NF != 9 || $2 !~ /^[0-9]+$/ || $4 + 0 <= 0 || $8 != 2) {n++} END {print n + 0}' "$T/csv")
-    [ "$n" = 0 ] && ok "every CSV record has 9 fields, a size, a median > 0, reps 2" ||
-        bad "$n CSV records are malformed"
+    head -1 "$T/csv" | grep -qx "$SCHEMA" || bad "CSV header is '$(head -1 "$T/csv")'"
+    if [ $have_py = 1 ]; then
+        n=$(check_schema "$T/csv" csv 2) && ok "CSV: $n records in one schema, floors and ratios agree" ||
+            bad "CSV schema check failed"
+    fi
     for t in $TESTS; do
         n=$(awk -F, -v t="$t" '$1 == t {n++} END {print n + 0}' "$T/csv")
         [ "$n" = "${ROWS[$t]}" ] || bad "CSV: $n records of '$t', expected ${ROWS[$t]}"
+        [ -z "${FLOOR[$t]}" ] ||
+            [ "$(awk -F, -v t="$t" -v f="${FLOOR[$t]}" '$1 == t && $12 != f {n++} END {print n + 0}' "$T/csv")" = 0 ] ||
+            bad "CSV: a '$t' record is not set against ${FLOOR[$t]}"
     done
     for f in "$T/x.svg" "$T/x-bw.svg"; do
         if [ ! -s "$f" ]; then
@@ -96,29 +177,71 @@ fi
     grep -q "stroke-dasharray" "$T/x.svg" || bad "the latency plot draws no dashed limit"
 fi
 
-# --- JSON: parses, one record per CSV record, every field
+# --- JSON: the same schema, one record per CSV record
 [ $nopshm = 1 ] || if run 0 "$T/json" -- "$R" -n 2 "$P" --quick --json; then
     want=$(($(wc -l <"$T/csv") - 1))
     if [ $have_py = 1 ]; then
-        python3 - "$T/json" "$want" <<'EOF' && ok "JSON parses: $want records with every field" || bad "JSON check failed"
-import json, sys
-d = json.load(open(sys.argv[1]))
-r = d["results"]
-assert len(r) == int(sys.argv[2]), "%d records, expected %s" % (len(r), sys.argv[2])
-for x in r:
-    for k in ("test", "size", "unit", "median", "p99", "limit", "ratio", "reps", "iters"):
-        assert k in x, "record %r lacks %s" % (x, k)
-    assert x["median"] > 0 and x["reps"] == 2
-assert d["version"] and len(d["cpus"]) == 2
-EOF
+        n=$(check_schema "$T/json" json 2) && [ "$n" = "$want" ] &&
+            ok "JSON parses: $n records in the CSV's schema" || bad "JSON check failed ($n records, expected $want)"
+        python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["version"] and len(d["cpus"]) == 2 and d["placement"]' "$T/json" ||
+            bad "the JSON header lacks version, cpus or placement"
     else
-        n=$(grep -c '^  {"test": "[a-z-]*", "size": [0-9]*, "unit": "[A-Za-z/]*", "median": [0-9.e+-]*, "p99": [0-9.e+-]*, "limit": [0-9.e+-null]*, "ratio": [0-9.e+-null]*, "reps": 2, "iters": [0-9]*},\?$' "$T/json")
-        if [ "$n" = "$want" ] && head -c1 "$T/json" | grep -q "{" && tail -1 "$T/json" | grep -q "]}$"; then
-            ok "JSON (checked without python3): $n records"
-        else
-            bad "JSON has $n well-formed records, expected $want"
-        fi
+        n=$(grep -c '^  {"test": "[a-z0-9-]*", "size_bytes": ' "$T/json")
+        [ "$n" = "$want" ] && ok "JSON (checked without python3): $n records" ||
+            bad "JSON has $n records, expected $want"
     fi
+fi
+
+# --- PNG through gnuplot: the file name and the titles are quoted for it
+if [ $nopshm = 0 ] && command -v gnuplot >/dev/null; then
+    mkdir -p "$T/a dir"
+    png="$T/a dir/it's a plot.png"
+    if run 0 "$T/png" -- "$R" -n 2 "$P" --quick --tests short,put,bw --sizes 8,4096 --plot "$png"; then
+        for f in "$png" "$T/a dir/it's a plot-bw.png"; do
+            if [ "$(head -c 8 "$f" 2>/dev/null | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]; then
+                ok "gnuplot wrote the PNG '$f'"
+            else
+                bad "no PNG at '$f'"
+            fi
+        done
+    fi
+else
+    echo "skip: gnuplot is not installed: the PNG path is not tested here (CI installs it)"
+fi
+
+# --- the payload is checked: a byte flipped on the sender after it filled
+# its payload (a test-only variable) ends the run, naming rank, size, offset,
+# expected and got
+if [ $nopshm = 0 ]; then
+    for c in "put:put:1:2048" "medium:medium:1:2048" "long:long:1:2048" "get:get:0:2048" \
+             "short:short:1:32" "bw:long-bw:1:2048" "bw:get-bw:0:2048"; do
+        IFS=: read -r tests victim rank off <<<"$c"
+        if run 1 "$T/bad" -- env PSHM_PINGPONG_TEST_CORRUPT="$victim" "$R" -n 2 "$P" --quick --tests "$tests" --sizes 4096; then
+            size=4096
+            [ "$victim" = short ] && size=0
+            grep -q "^pshm-pingpong: rank $rank: payload check failed: test $victim, size $size, repetition 0: .*: byte at offset $off: expected 0x[0-9a-f][0-9a-f], got 0x[0-9a-f][0-9a-f]$" "$T/bad.err" ||
+                bad "corrupted $victim: the message does not name rank $rank, size, offset $off, expected and got: $(head -2 "$T/bad.err")"
+        fi
+    done
+    # and a clean run checks without complaint (the runs above passed with the check on)
+    grep -q "payload check" "$T/table.err" "$T/csv.err" && bad "a clean run reported a payload error"
+fi
+
+# --- instruction counts under callgrind: numbers, the same twice
+if [ $nopshm = 0 ] && command -v valgrind >/dev/null; then
+    if run 0 "$T/in1" -- "$P" --instructions --csv && run 0 "$T/in2" -- "$P" --instructions --csv; then
+        for t in instr-short-burst instr-poll-idle instr-pingpong instr-wait-turn; do
+            v=$(awk -F, -v t="$t" '$1 == t {print $11}' "$T/in1")
+            awk -v v="$v" 'BEGIN {exit !(v + 0 > 10 && v + 0 < 100000)}' ||
+                bad "--instructions: $t is '$v', not a count"
+        done
+        cmp -s "$T/in1" "$T/in2" && ok "--instructions: the same counts twice: $(cut -d, -f1,11 "$T/in1" | tail -n +2 | tr '\n' ' ')" ||
+            bad "--instructions gave different counts: $(diff "$T/in1" "$T/in2" | tr '\n' ' ')"
+        [ $have_py = 1 ] && { check_schema "$T/in1" csv >/dev/null || bad "--instructions CSV schema"; }
+    fi
+else
+    echo "skip: valgrind is not installed: --instructions is not tested here (CI installs it)"
+    [ $nopshm = 1 ] || run 1 "$T/in1" -- env PATH=/nonexistent "$P" --instructions
 fi
 
 # --- the other modes
@@ -127,15 +250,21 @@ if run 0 "$T/lim" -- "$P" --limits-only --quick --tests short; then
         bad "--limits-only printed no hand-off or ran the library"
 fi
 if run 0 "$T/poll" -- "$R" -n 4 "$P" --poll-idle --quick --csv; then
-    [ "$(grep -c "^poll-idle,4,ns,[0-9.e+-]*,[0-9.e+-]*,,,2,10000$" "$T/poll")" = 1 ] &&
+    [ "$(grep -c "^poll-idle,,4,[0-9.e+-]*,,[0-9.e+-]*,,,,,,,,,lower,2,10000$" "$T/poll")" = 1 ] &&
         [ "$(wc -l <"$T/poll")" = 2 ] || bad "--poll-idle: expected one record from rank 0, got: $(cat "$T/poll")"
 fi
 if run 0 "$T/start" -- "$R" -n 3 "$P" --startup --csv; then
     want="startup-init startup-attach startup-finalize"
     [ $nopshm = 1 ] || want="$want startup-first-msg"
     for t in $want; do
-        grep -q "^$t,3,us," "$T/start" || bad "--startup printed no $t record"
+        grep -q "^$t,,3,[0-9.e+-]*," "$T/start" || bad "--startup printed no $t record"
     done
+    [ $have_py = 1 ] && { check_schema "$T/start" csv >/dev/null || bad "--startup CSV schema"; }
+fi
+if run 0 "$T/startt" -- "$R" -n 2 "$P" --startup; then
+    grep -q "^# pshm-pingpong --startup: .*times in ms$" "$T/startt" &&
+        grep -A1 "^# startup-init:" "$T/startt" | tail -1 | grep -q "processes  *ms  *worst" ||
+        bad "--startup does not report in ms: $(head -5 "$T/startt")"
 fi
 if [ $nopshm = 0 ]; then
     run 0 "$T/sel" -- "$R" -n 2 "$P" --quick --tests short,put --sizes 0,64,1K --csv &&
@@ -169,6 +298,9 @@ usage "CPU 1000 is not one" "$P" --cpus 0,1000
 usage "unknown option '--bogus'" "$P" --bogus
 usage "unexpected argument" "$P" extra
 usage "exclusive" "$P" --csv --json
+usage "exclusive" "$P" --instructions --limits-only
+usage "unknown scenario 'nope'" "$P" --instr-child nope
+command -v valgrind >/dev/null && usage "without pshmrun" "$R" -n 2 "$P" --instructions
 usage "needs a value" "$P" --iters
 command -v gnuplot >/dev/null || usage "gnuplot" "$P" --plot "$T/x.png"
 usage "needs exactly 2 processes" "$R" -n 3 "$P" --quick
@@ -177,7 +309,8 @@ usage "iters" "$R" -n 2 "$P" --iters x
 # --- --help names every option
 "$P" --help >"$T/help" 2>&1 || bad "--help exited non-zero"
 for opt in --tests --quick --limits-only --poll-idle --startup --sizes --min-size --max-size \
-           --segsize --iters --reps --warmup --window --cpus --no-pin --csv --json --plot --help; do
+           --segsize --iters --reps --warmup --window --cpus --no-pin --csv --json --plot --help \
+           --instructions; do
     grep -q -- "$opt" "$T/help" || bad "--help does not mention $opt"
 done
 

@@ -22,11 +22,13 @@
  */
 #include "internal.h" /* env_parse_size (strict size spellings) */
 #include "pshm.h"
+#include "tools/util/bench_instr.h"
 #include "tools/util/bench_limits.h"
 #include "tools/util/bench_opts.h"
 #include "tools/util/bench_plot.h"
 #include "tools/util/bench_stats.h"
 #include "tools/util/bench_sys.h"
+#include "tools/util/bench_verify.h"
 #include "tools/util/cli.h"
 
 #include <errno.h>
@@ -58,6 +60,7 @@ static struct {
     uint64_t pongs, count, acks, exp_pongs, exp_acks;
     int hrc;                    /* first error of a handler's reply */
     size_t max_medium;
+    char placement[160];        /* how the two CPUs relate, from the kernel's topology */
 } g;
 
 static volatile unsigned char sink_byte;
@@ -65,12 +68,6 @@ static volatile unsigned char sink_byte;
 static void reset_counters(void)
 {
     g.pongs = g.count = g.acks = g.exp_pongs = g.exp_acks = 0;
-}
-
-static void add_result(const char *test, const char *unit, uint64_t size, double median, double p99,
-                       double limit, long iters)
-{
-    bench_add_result(test, unit, size, median, p99, limit, o.reps, iters);
 }
 
 /* ------------------------------------------------------------ sizes */
@@ -122,62 +119,70 @@ static uint64_t biggest_size(void)
     return m;
 }
 
-/* The hand-off again at the end: host vCPU placement may have moved. */
+/* The hand-off again at the end: the host may have moved the virtual CPUs.
+ * The run judges itself by its own spread (start against end, and the
+ * repetitions of the first measurement), not by a fixed time. */
 static void placement_recheck(void)
 {
     const bench_result_t *h = bench_find_result("limit-handoff", 56);
     double end = bench_handoff_probe(o.quick ? 500 : 5000);
     if (g.p.me != 0 || !h) return;
-    double start = h->median * 2000.0;
-    if (end < 120.0 && start >= 120.0)
-        bench_note("cache-line round trip %.0f ns at the end: the CPUs became SMT siblings during the run; "
-                   "distrust this run", end);
-    else if (end > 1.5 * start || start > 1.5 * end)
-        bench_note("cache-line round trip moved from %.0f ns to %.0f ns during the run (placement of the "
-                   "CPUs changed); distrust the ratios", start, end);
+    double start = h->row.median * 2000.0, lo = h->row.rep_min * 2000.0, hi = h->row.rep_max * 2000.0;
+    if (end > 1.5 * start || start > 1.5 * end)
+        bench_note("cache-line round trip moved from %.0f ns to %.0f ns during the run: the host "
+                   "placed the two CPUs differently (one core's SMT siblings are faster); distrust "
+                   "the ratios", start, end);
+    else if (lo > 0 && hi > 1.5 * lo)
+        bench_note("cache-line round trip ranged from %.0f to %.0f ns over the repetitions: the "
+                   "host moved the CPUs; distrust the ratios", lo, hi);
 }
 
 /* ------------------------------------------------------------ the limits */
+
+#define COPY2_MIN (4 * KiB) /* below, the two sides' hand-off is all a copy costs */
 
 static void run_limits(void)
 {
     unsigned t = o.tests;
     sizes_t lat = {.n = 0}, bw = {.n = 0}, mem = {.n = 0}, mbw = {.n = 0};
     sizes_t med = sweep(g.max_medium, 0), lng = sweep(long_max(), 0), put = sweep(put_max(), 0);
+    sizes_t cf = {.n = 0}, two = {.n = 0};
     if (t & T_MEDIUM) sizes_union(&lat, &med);
-    if (t & T_LONG) sizes_union(&lat, &lng), sizes_union(&mem, &lng);
-    if (t & T_PUT) sizes_union(&lat, &put);
+    if (t & T_LONG) sizes_union(&cf, &lng);
+    if (t & T_PUT) sizes_union(&cf, &put);
     if (t & T_GET) sizes_union(&mem, &put);
     if (t & T_BW) {
         sizes_t mb = sweep(g.max_medium, 1), pb = sweep(put_max(), 1), lb = sweep(long_max(), 1);
         sizes_union(&bw, &mb);
         sizes_union(&mbw, &pb);
         sizes_union(&mbw, &lb);
+        for (int i = 0; i < mbw.n; i++)
+            if (mbw.v[i] >= COPY2_MIN) two.v[two.n++] = mbw.v[i];
     }
-    bench_lat_run("limit-handoff", 56, bench_handoff_op, bench_handoff_serve, 1, NAN);
-    if (g.p.me == 0) {
-        double rt = bench_find_result("limit-handoff", 56)->median * 2000.0;
-        if (rt < 120.0)
-            bench_note("cache-line round trip %.0f ns: the two CPUs behave like SMT siblings of one "
-                       "core (normally 230-400 ns on a VM); distrust this run", rt);
-    }
+    bench_lat_run("limit-handoff", 56, bench_handoff_op, bench_handoff_serve, 1, NULL);
     for (int i = 0; i < lat.n; i++)
-        bench_lat_run("limit-ring", lat.v[i], bench_ring_op, bench_ring_serve, 1, NAN);
+        bench_lat_run("limit-ring", lat.v[i], bench_ring_op, bench_ring_serve, 1, NULL);
+    for (int i = 0; i < cf.n; i++)
+        bench_lat_run("limit-copy-flag", cf.v[i], bench_copy_flag_op, bench_copy_flag_serve, 1, NULL);
     if (t & T_FLOOD)
-        bench_bw_run("limit-ring-rate", 8, o.iters * 20, bench_ring_stream, bench_ring_sink, 1, NAN);
+        bench_bw_run("limit-ring-rate", 8, o.iters * 20, bench_ring_stream, bench_ring_sink, 1, NULL);
     for (int i = 0; i < bw.n; i++)
         bench_bw_run("limit-ring-bw", bw.v[i], o.iters * 10, bench_ring_stream, bench_ring_sink, 0,
-                     NAN);
+                     NULL);
     for (int i = 0; i < mem.n; i++)
-        bench_lat_run("limit-memcpy", mem.v[i], bench_memcpy_op, bench_serve_nothing, 0, NAN);
+        bench_lat_run("limit-memcpy", mem.v[i], bench_memcpy_op, bench_serve_nothing, 0, NULL);
     for (int i = 0; i < mbw.n; i++)
         bench_bw_run("limit-memcpy-bw", mbw.v[i], o.iters * 10, bench_memcpy_stream,
-                     bench_sink_nothing, 0, NAN);
+                     bench_sink_nothing, 0, NULL);
+    /* Against one core's memcpy: what a copy shared by both sides can reach. */
+    for (int i = 0; i < two.n; i++)
+        bench_bw_run("limit-copy2-bw", two.v[i], o.iters * 10, bench_copy2_stream, bench_copy2_sink,
+                     0, "limit-memcpy-bw");
 }
 
 /* ------------------------------------------------------------ AM handlers */
 
-enum { H_PING_SHORT = 1, H_PING_MEDIUM, H_PING_LONG, H_PONG, H_SINK, H_ACK };
+enum { H_PING_SHORT = 1, H_PING_MEDIUM, H_PING_LONG, H_PONG, H_SINK, H_ACK, H_CHK_REQ, H_CHK_REP };
 
 static void h_ping_short(pshm_token_t *tk, void *buf, size_t n, const uint32_t *args, unsigned nargs)
 {
@@ -234,10 +239,120 @@ static void h_ack(pshm_token_t *tk, void *buf, size_t n, const uint32_t *args, u
     g.acks++;
 }
 
+/* ------------------------------------------------------------ payload checks */
+
+static void wait_count(uint64_t *ctr, uint64_t target);
+
+/* The test, size and repetition being checked: set by check_before on both
+ * ranks before the repetition starts, so a check message that arrives early
+ * finds it. */
+static struct {
+    const char *test;
+    size_t size;
+    int rep;
+    uint64_t served, answered, rounds; /* rounds: check messages so far (a counter of each side) */
+    bench_mismatch_t bad;
+    const char *what;
+} chk;
+
+static void check_failed(bench_mismatch_t m, const char *what)
+{
+    bench_die(1, "payload check failed: test %s, size %zu, repetition %d: %s: byte at offset %zu: "
+                 "expected 0x%02x, got 0x%02x", chk.test, chk.size, chk.rep, what, m.off, m.want, m.got);
+}
+
+static void note_mismatch(bench_mismatch_t m, const char *what)
+{
+    if (m.bad && !chk.bad.bad) chk.bad = m, chk.what = what;
+}
+
+static int is_short_test(const char *t) { return !strcmp(t, "short") || !strcmp(t, "flood"); }
+static int is_medium_test(const char *t) { return !strncmp(t, "medium", 6); }
+static int is_get_test(const char *t) { return !strncmp(t, "get", 3); }
+
+static uint32_t seed_of(int dir) { return bench_pattern_seed(chk.test, chk.size, chk.rep, dir); }
+
+/* Rank 1: a check message from rank 0 (the test's payload in the Medium
+ * payload, or for Shorts in 16 arguments): compares, answers with its own. */
+static void h_chk_req(pshm_token_t *tk, void *buf, size_t n, const uint32_t *args, unsigned nargs)
+{
+    uint32_t mine[PSHM_AM_MAX_ARGS];
+    int rc;
+    if (buf) note_mismatch(bench_pattern_check(buf, n, seed_of(0)), "the Medium payload rank 0 sent");
+    else note_mismatch(bench_pattern_check(args, 4 * nargs, seed_of(0)), "the Short arguments rank 0 sent");
+    if (buf) {
+        rc = pshm_am_reply_medium(tk, H_CHK_REP, g.p.src, n, 0, 0, NULL);
+    } else {
+        bench_pattern_fill(mine, sizeof mine, seed_of(1));
+        rc = pshm_am_reply_short(tk, H_CHK_REP, 0, PSHM_AM_MAX_ARGS, mine);
+    }
+    if (rc < 0 && !g.hrc) g.hrc = rc;
+    chk.served++;
+}
+
+static void h_chk_rep(pshm_token_t *tk, void *buf, size_t n, const uint32_t *args, unsigned nargs)
+{
+    (void)tk;
+    if (buf) note_mismatch(bench_pattern_check(buf, n, seed_of(1)), "the Medium payload rank 1 replied");
+    else note_mismatch(bench_pattern_check(args, 4 * nargs, seed_of(1)), "the Short arguments rank 1 replied");
+    chk.answered++;
+}
+
+/* Before a repetition: each rank fills what it sends with its pattern. */
+static void check_before(const char *test, size_t size, int rep)
+{
+    chk.test = test, chk.size = size, chk.rep = rep;
+    if (strncmp(test, "limit-", 6) == 0 || !g.p.ctx) return;
+    if (is_get_test(test)) { /* rank 1's data is what get moves */
+        if (g.p.me == 1) {
+            bench_pattern_fill(g.my_data, size, seed_of(1));
+            bench_corrupt_hook(test, g.my_data, size);
+        }
+        return;
+    }
+    bench_pattern_fill(g.p.src, size, seed_of(g.p.me));
+    if (g.p.me == 0) bench_corrupt_hook(test, g.p.src, size);
+}
+
+/* After it: the receivers compare what arrived. Where the payload does not
+ * stay (AM arguments, Medium), one untimed check message of the same kind. */
+static void check_after(const char *test, size_t size, int rep)
+{
+    (void)rep;
+    if (strncmp(test, "limit-", 6) == 0 || !g.p.ctx) return;
+    if (is_short_test(test) || is_medium_test(test)) {
+        if (g.p.me == 0) {
+            uint32_t a[PSHM_AM_MAX_ARGS];
+            bench_pattern_fill(a, sizeof a, seed_of(0));
+            if (is_short_test(test)) {
+                bench_corrupt_hook(test, a, sizeof a);
+                CHK(pshm_am_request_short(g.p.ctx, g.peer, H_CHK_REQ, 0, PSHM_AM_MAX_ARGS, a));
+            } else {
+                CHK(pshm_am_request_medium(g.p.ctx, g.peer, H_CHK_REQ, g.p.src, size, 0, 0, NULL));
+            }
+            wait_count(&chk.answered, ++chk.rounds);
+        } else {
+            /* it may have run already, in the poll that served the last round */
+            wait_count(&chk.served, ++chk.rounds);
+        }
+    } else if (is_get_test(test)) {
+        if (g.p.me == 0)
+            note_mismatch(bench_pattern_check(g.p.dst, size, seed_of(1)), "the data pshm_get read from rank 1");
+    } else if (g.p.me == 1) { /* long, put: rank 0's payload landed in my data area */
+        note_mismatch(bench_pattern_check(g.my_data, size, seed_of(0)), "the data rank 0 moved into rank 1's segment");
+    } else if (!strcmp(test, "long")) { /* the reply echoed it back */
+        note_mismatch(bench_pattern_check(g.my_data, size, seed_of(0)), "the Long payload rank 1 echoed");
+    } else if (!strcmp(test, "put")) {
+        note_mismatch(bench_pattern_check(g.my_data, size, seed_of(1)), "the data rank 1 put into rank 0's segment");
+    }
+    if (chk.bad.bad) check_failed(chk.bad, chk.what);
+}
+
 static const pshm_handler_entry_t handlers[] = {
     {H_PING_SHORT, h_ping_short, PSHM_AM_ANY_NARGS}, {H_PING_MEDIUM, h_ping_medium, PSHM_AM_ANY_NARGS},
     {H_PING_LONG, h_ping_long, PSHM_AM_ANY_NARGS},   {H_PONG, h_pong, PSHM_AM_ANY_NARGS},
     {H_SINK, h_sink, PSHM_AM_ANY_NARGS},             {H_ACK, h_ack, PSHM_AM_ANY_NARGS},
+    {H_CHK_REQ, h_chk_req, PSHM_AM_ANY_NARGS},       {H_CHK_REP, h_chk_rep, PSHM_AM_ANY_NARGS},
 };
 
 /* ------------------------------------------------------------ AM and put tests */
@@ -384,41 +499,32 @@ static void run_tests(void)
     unsigned t = o.tests;
     if (t & T_SHORT)
         for (size_t s = 0; s <= 64; s = s ? s * 8 : 8)
-            bench_lat_run("short", s, short_op, am_serve, 1, bench_limit_of("limit-handoff", 56));
+            bench_lat_run("short", s, short_op, am_serve, 1, "limit-handoff");
     sizes_t med = sweep(g.max_medium, 0), lng = sweep(long_max(), 0), put = sweep(put_max(), 0);
     if (t & T_MEDIUM)
         for (int i = 0; i < med.n; i++)
-            bench_lat_run("medium", med.v[i], medium_op, am_serve, 1,
-                          bench_limit_of("limit-ring", med.v[i]));
+            bench_lat_run("medium", med.v[i], medium_op, am_serve, 1, "limit-ring");
     if (t & T_LONG)
         for (int i = 0; i < lng.n; i++)
-            bench_lat_run("long", lng.v[i], long_op, am_serve, 1,
-                          bench_limit_of("limit-ring", lng.v[i]));
+            bench_lat_run("long", lng.v[i], long_op, am_serve, 1, "limit-copy-flag");
     if (t & T_PUT)
         for (int i = 0; i < put.n; i++)
-            bench_lat_run("put", put.v[i], put_op, put_serve, 1,
-                          bench_limit_of("limit-ring", put.v[i]));
+            bench_lat_run("put", put.v[i], put_op, put_serve, 1, "limit-copy-flag");
     if (t & T_GET)
         for (int i = 0; i < put.n; i++)
-            bench_lat_run("get", put.v[i], get_op, bench_serve_nothing, 0,
-                          bench_limit_of("limit-memcpy", put.v[i]));
+            bench_lat_run("get", put.v[i], get_op, bench_serve_nothing, 0, "limit-memcpy");
     if (t & T_FLOOD)
-        bench_bw_run("flood", 8, o.iters * 20, flood_stream, am_sink, 1,
-                     bench_limit_of("limit-ring-rate", 8));
+        bench_bw_run("flood", 8, o.iters * 20, flood_stream, am_sink, 1, "limit-ring-rate");
     if (t & T_BW) {
         sizes_t mb = sweep(g.max_medium, 1), lb = sweep(long_max(), 1), pb = sweep(put_max(), 1);
         for (int i = 0; i < mb.n; i++)
-            bench_bw_run("medium-bw", mb.v[i], o.iters * 10, medium_stream, am_sink, 0,
-                         bench_limit_of("limit-ring-bw", mb.v[i]));
+            bench_bw_run("medium-bw", mb.v[i], o.iters * 10, medium_stream, am_sink, 0, "limit-ring-bw");
         for (int i = 0; i < lb.n; i++)
-            bench_bw_run("long-bw", lb.v[i], o.iters * 10, long_stream, am_sink, 0,
-                         bench_limit_of("limit-memcpy-bw", lb.v[i]));
+            bench_bw_run("long-bw", lb.v[i], o.iters * 10, long_stream, am_sink, 0, "limit-memcpy-bw");
         for (int i = 0; i < pb.n; i++)
-            bench_bw_run("put-bw", pb.v[i], o.iters * 10, put_stream, put_sink, 0,
-                         bench_limit_of("limit-memcpy-bw", pb.v[i]));
+            bench_bw_run("put-bw", pb.v[i], o.iters * 10, put_stream, put_sink, 0, "limit-memcpy-bw");
         for (int i = 0; i < pb.n; i++)
-            bench_bw_run("get-bw", pb.v[i], o.iters * 10, get_stream, bench_sink_nothing, 0,
-                         bench_limit_of("limit-memcpy-bw", pb.v[i]));
+            bench_bw_run("get-bw", pb.v[i], o.iters * 10, get_stream, bench_sink_nothing, 0, "limit-memcpy-bw");
     }
 }
 
@@ -444,7 +550,6 @@ static void pin(int rank)
         bench_die(1, "cannot pin to CPU %d: %s", c, strerror(errno));
 }
 
-/* "0-1" or "0,2" from sysfs: is cpu b listed among the siblings of cpu a? */
 /* Both processes record pid and CPU, then meet; rank 0 judges the placement. */
 static void meet_peer(void)
 {
@@ -454,6 +559,7 @@ static void meet_peer(void)
     if (g.p.ctx) g.p.peer_pid = (pid_t)g.p.lim->who.pid[1 - g.p.me];
     int a = g.cpu[0] = (int)g.p.lim->who.cpu[0], b = g.cpu[1] = (int)g.p.lim->who.cpu[1];
     g.p.same_core = o.pin && a == b;
+    bench_placement(a, b, g.placement, sizeof g.placement);
     if (g.p.me != 0) return;
     if (!o.csv && !o.json) {
         printf("# pshm-pingpong: pshm %s; %s\n", pshm_version(),
@@ -468,17 +574,16 @@ static void meet_peer(void)
                "# bandwidth GB/s (1e9 B/s), rate Mmsg/s: median of repetitions; "
                "worst = slowest repetition; ratio = value / limit\n", BENCH_LAT_BLOCK);
     }
+    if (!o.csv && !o.json) printf("# placement: %s\n", g.placement);
     if (g.p.same_core)
         bench_note("both processes run on CPU %d: latencies are scheduler time slices", a);
-    else if (o.pin && bench_smt_siblings(a, b))
-        bench_note("CPUs %d and %d are SMT siblings of one core: faster than two cores would be", a, b);
 }
 
 /* ------------------------------------------------------------ output */
 
 static int finish_output(void)
 {
-    bench_header_t h = {{g.cpu[0], g.cpu[1]}, o.pin, o.reps, o.iters, o.window};
+    bench_header_t h = {{g.cpu[0], g.cpu[1]}, o.pin, o.reps, o.iters, o.window, g.placement};
     size_t n;
     const bench_result_t *res = bench_results(&n);
     bench_print_summary();
@@ -503,10 +608,13 @@ static int run_forked(void)
     g.max_medium = PSHM_AM_MEDIUM_MAX;
     g.p.src = aligned_alloc(4096, PSHM_ALIGN_UP(big + 64, 4096));
     g.p.dst = aligned_alloc(4096, PSHM_ALIGN_UP(big + 64, 4096));
-    if (!g.p.src || !g.p.dst) {
-        fprintf(stderr, "pshm-pingpong: out of memory for two %zu-byte buffers\n", big);
+    size_t alen = 2 * PSHM_ALIGN_UP(big + 64, 4096);
+    unsigned char *areas = mmap(NULL, alen, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (!g.p.src || !g.p.dst || areas == MAP_FAILED) {
+        fprintf(stderr, "pshm-pingpong: out of memory for the %zu-byte buffers\n", big);
         return 1;
     }
+    g.p.area[0] = areas, g.p.area[1] = areas + alen / 2;
     memset(g.p.src, 'a', big), memset(g.p.dst, 'b', big);
     g.p.parent = getpid();
     fflush(stdout);
@@ -529,6 +637,7 @@ static int run_forked(void)
     int st;
     waitpid(pid, &st, 0);
     munmap(lim, sizeof *lim);
+    munmap(areas, alen);
     if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
         fprintf(stderr, "pshm-pingpong: the second process failed\n");
         return 1;
@@ -568,9 +677,10 @@ static void run_poll_idle(void *seg0)
         for (int r = 1; r < o.reps; r++) worst = worst > vals[r] ? worst : vals[r];
         if (!o.csv && !o.json)
             printf("# pshm-pingpong --poll-idle: pshm %s; %d processes; %d repetitions of %ld calls; "
-                   "p99 column = slowest repetition\n", pshm_version(), g.size, o.reps, n);
-        add_result("poll-idle", "ns", (uint64_t)g.size, bench_median_dbl(vals, (size_t)o.reps), worst,
-                   NAN, n);
+                   "worst = slowest repetition\n", pshm_version(), g.size, o.reps, n);
+        bench_add_result(&(bench_row_t){.test = "poll-idle", .unit = BENCH_US, .size = BENCH_NO_SIZE,
+                                        .procs = g.size, .median = bench_median_dbl(vals, (size_t)o.reps) / 1e3,
+                                        .worst = worst / 1e3, .reps = o.reps, .iters = n});
         free(pool);
         if (seg0) atomic_store_explicit(done, 1, memory_order_release);
     }
@@ -603,7 +713,7 @@ static void run_startup(void *seg0, uint64_t init_ns, uint64_t attach_ns, uint64
     uint64_t *v = malloc((size_t)g.size * sizeof *v);
     if (!v) bench_die(1, "out of memory");
     if (!o.csv && !o.json)
-        printf("# pshm-pingpong --startup: pshm %s; %d processes; segment %llu bytes each; times in us\n",
+        printf("# pshm-pingpong --startup: pshm %s; %d processes; segment %llu bytes each; times in ms\n",
                pshm_version(), g.size, (unsigned long long)o.segsize);
     for (int k = 0; k < 2; k++) {
         uint64_t mx = 0;
@@ -611,12 +721,15 @@ static void run_startup(void *seg0, uint64_t init_ns, uint64_t attach_ns, uint64
             v[r] = k ? all[r].attach_ns : all[r].init_ns;
             mx = v[r] > mx ? v[r] : mx;
         }
-        add_result(k ? "startup-attach" : "startup-init", "us", (uint64_t)g.size,
-                   bench_median_u64(v, (size_t)nrec) / 1e3, (double)mx / 1e3, NAN, 1);
+        bench_add_result(&(bench_row_t){.test = k ? "startup-attach" : "startup-init", .unit = BENCH_US,
+                                        .size = BENCH_NO_SIZE, .procs = g.size,
+                                        .median = bench_median_u64(v, (size_t)nrec) / 1e3,
+                                        .worst = (double)mx / 1e3, .reps = 1, .iters = 1});
     }
     if (g.size > 1 && shared)
-        add_result("startup-first-msg", "us", (uint64_t)g.size, (double)first_ns / 1e3,
-                   (double)first_ns / 1e3, NAN, 1);
+        bench_add_result(&(bench_row_t){.test = "startup-first-msg", .unit = BENCH_US,
+                                        .size = BENCH_NO_SIZE, .procs = g.size,
+                                        .median = (double)first_ns / 1e3, .reps = 1, .iters = 1});
     free(v);
 }
 
@@ -632,8 +745,14 @@ int main(int argc, char **argv)
     g.p.reps = o.reps, g.p.quick = o.quick;
     g.p.iters = o.iters, g.p.warmup = o.warmup, g.p.window = o.window;
     g.p.reset = reset_counters;
+    g.p.before = check_before, g.p.after = check_after;
     bench_timer_init();
     if (o.limits_only) return run_forked();
+    if (o.instructions) {
+        if (bench_instr_run(argv[0]) != 0) return 1;
+        bench_print_machine(&(bench_header_t){{-1, -1}, 0, 1, 0, 0, ""});
+        return 0;
+    }
 
     pshm_ctx_t *ctx;
     uint64_t t_init = bench_now_ns();
@@ -646,7 +765,7 @@ int main(int argc, char **argv)
     g.p.ctx = ctx;
     g.p.me = pshm_rank(ctx);
     g.size = pshm_size(ctx);
-    int suite = !o.poll_idle && !o.startup;
+    int suite = !o.poll_idle && !o.startup && !o.instr_child;
     if (suite && g.size != 2) {
         if (g.p.me == 0)
             fprintf(stderr, "pshm-pingpong: needs exactly 2 processes, has %d: run it as "
@@ -697,7 +816,15 @@ int main(int argc, char **argv)
     g.my_data = (char *)mine.local_base + OFF_DATA;
     g.max_medium = pshm_am_max_medium(ctx);
 
-    if (o.startup) run_startup(seg0, init_ns, attach_ns, t_init);
+    if (o.instr_child) {
+        void *pf;
+        pshm_seginfo_t sp;
+        CHK(pshm_segment_info(ctx, g.peer, &sp));
+        CHK(pshm_translate(ctx, g.peer, (char *)sp.owner_base + OFF_FLAG + 128, &pf));
+        rc = bench_instr_child(ctx, o.instr_child, (_Atomic uint64_t *)((char *)mine.local_base + OFF_FLAG + 128),
+                               pf);
+        if (rc != 0) pshm_abort(ctx, rc);
+    } else if (o.startup) run_startup(seg0, init_ns, attach_ns, t_init);
     else if (o.poll_idle) run_poll_idle(seg0);
     else {
         pshm_seginfo_t sp;
@@ -706,6 +833,9 @@ int main(int argc, char **argv)
         g.peer_data = (char *)sp.owner_base + OFF_DATA;
         CHK(pshm_translate(ctx, g.peer, (char *)sp.owner_base + OFF_FLAG, &flag));
         g.peer_flag = flag;
+        void *pa;
+        CHK(pshm_translate(ctx, g.peer, g.peer_data, &pa));
+        g.p.area[g.p.me] = g.my_data, g.p.area[g.peer] = pa;
         g.p.src = aligned_alloc(4096, PSHM_ALIGN_UP(big + 64, 4096));
         g.p.dst = aligned_alloc(4096, PSHM_ALIGN_UP(big + 64, 4096));
         if (!g.p.src || !g.p.dst)
@@ -725,10 +855,11 @@ int main(int argc, char **argv)
     uint64_t t_fin = bench_now_ns();
     CHK(pshm_finalize(ctx));
     g.p.ctx = NULL;
-    if (o.startup && g.p.me == 0)
-        {
+    if (o.startup && g.p.me == 0) {
         double us = (double)(bench_now_ns() - t_fin) / 1e3;
-        add_result("startup-finalize", "us", (uint64_t)g.size, us, us, NAN, 1);
+        bench_add_result(&(bench_row_t){.test = "startup-finalize", .unit = BENCH_US,
+                                        .size = BENCH_NO_SIZE, .procs = g.size, .median = us,
+                                        .reps = 1, .iters = 1});
     }
     if (g.p.me != 0) return 0;
     return finish_output() < 0 ? 1 : 0;

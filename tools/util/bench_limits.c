@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 static bench_pair_t *g;
-static uint64_t lim_epoch, hs_seq, ring_head[2];
+static uint64_t lim_epoch, hs_seq, cf_seq, ring_head[2];
 static volatile unsigned char sink_byte;
 static uint64_t sink_words[8];
 
@@ -26,11 +26,13 @@ void bench_pair_bind(bench_pair_t *pair) { g = pair; }
 void bench_die(int code, const char *fmt, ...)
 {
     va_list ap;
-    fprintf(stderr, "pshm-pingpong: rank %d: ", g->me);
+    char msg[1024];
+    int n = snprintf(msg, sizeof msg, "pshm-pingpong: rank %d: ", g->me);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vsnprintf(msg + n, sizeof msg - (size_t)n, fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
+    /* one write: both ranks may fail at once, and their lines must not mix */
+    fprintf(stderr, "%s\n", msg);
     if (g->ctx) pshm_abort(g->ctx, code);
     exit(code);
 }
@@ -183,6 +185,51 @@ void bench_memcpy_stream(size_t size, long nwin, long window)
     for (long i = 0; i < nwin * window; i++) memcpy(g->dst, g->src, size);
 }
 
+/* put's floor: the copy into the peer's memory, then a release store of a
+ * flag line that the peer waits for; the peer answers alike. */
+void bench_copy_flag_op(size_t size)
+{
+    uint64_t i = ++cf_seq;
+    memcpy(g->area[1], g->src, size);
+    atomic_store_explicit(&g->lim->cf_ping.v, i, memory_order_release); /* publishes the copy */
+    wait_eq(&g->lim->cf_pong.v, i);
+}
+
+void bench_copy_flag_serve(size_t size, long n)
+{
+    for (long j = 0; j < n; j++) {
+        uint64_t i = ++cf_seq;
+        wait_eq(&g->lim->cf_ping.v, i);
+        memcpy(g->area[0], g->src, size);
+        atomic_store_explicit(&g->lim->cf_pong.v, i, memory_order_release);
+    }
+}
+
+/* The two-core copy: rank 0's area to rank 1's, each process copying half
+ * (rank 0 the first), one copy after the other; a copy ends when both
+ * halves are done. */
+void bench_copy2_stream(size_t size, long nwin, long window)
+{
+    size_t half = size / 2;
+    for (long k = 0; k < nwin * window; k++) {
+        uint64_t i = ++cf_seq;
+        atomic_store_explicit(&g->lim->cf_ping.v, i, memory_order_release); /* go */
+        memcpy(g->area[1], g->area[0], half);
+        wait_eq(&g->lim->cf_pong.v, i); /* acquire: the peer's half is done */
+    }
+}
+
+void bench_copy2_sink(size_t size, long nwin, long window)
+{
+    size_t half = size / 2;
+    for (long k = 0; k < nwin * window; k++) {
+        uint64_t i = ++cf_seq;
+        wait_eq(&g->lim->cf_ping.v, i);
+        memcpy(g->area[1] + half, g->area[0] + half, size - half);
+        atomic_store_explicit(&g->lim->cf_pong.v, i, memory_order_release); /* my half is written */
+    }
+}
+
 void bench_serve_nothing(size_t size, long n) { (void)size, (void)n; }
 void bench_sink_nothing(size_t size, long nwin, long window) { (void)size, (void)nwin, (void)window; }
 
@@ -203,7 +250,7 @@ static long warm_of(long iters)
 
 /* `iters` calls of op per repetition. */
 void bench_lat_run(const char *test, size_t size, bench_op_fn op, bench_serve_fn serve, int halve,
-                   double limit)
+                   const char *floor)
 {
     long iters = lat_iters(size), warm = warm_of(iters);
     uint64_t *pool = NULL, *rt = NULL;
@@ -216,9 +263,12 @@ void bench_lat_run(const char *test, size_t size, bench_op_fn op, bench_serve_fn
     }
     for (int r = 0; r < g->reps; r++) {
         g->reset();
+        g->before(test, size, r);
         bench_sync_pair();
         if (g->me != 0) {
             serve(size, warm + iters);
+            g->after(test, size, r);
+            bench_sync_pair(); /* the next fill waits until the peer's reads are done */
             continue;
         }
         for (long i = 0; i < warm; i++) op(size);
@@ -227,6 +277,8 @@ void bench_lat_run(const char *test, size_t size, bench_op_fn op, bench_serve_fn
             op(size);
             rt[i] = bench_ticks() - t0;
         }
+        g->after(test, size, r);
+        bench_sync_pair();
         memcpy(pool + (size_t)r * (size_t)iters, rt, (size_t)iters * sizeof *rt);
         meds[r] = bench_median_blocks(rt, (size_t)iters);
     }
@@ -234,8 +286,13 @@ void bench_lat_run(const char *test, size_t size, bench_op_fn op, bench_serve_fn
         size_t n = (size_t)g->reps * (size_t)iters, k = (n * 99 + 99) / 100;
         qsort(pool, n, sizeof *pool, bench_cmp_u64);
         double scale = bench_tick_ns / 1000.0 / (halve ? 2 : 1);
-        bench_add_result(test, "us", size, bench_median_dbl(meds, (size_t)g->reps) * scale,
-                         (double)pool[k > 0 ? k - 1 : 0] * scale, limit, g->reps, iters);
+        double lo = meds[0], hi = meds[0];
+        for (int r = 1; r < g->reps; r++) lo = meds[r] < lo ? meds[r] : lo, hi = meds[r] > hi ? meds[r] : hi;
+        bench_add_result(&(bench_row_t){.test = test, .unit = BENCH_US, .size = size, .procs = 2,
+                                        .median = bench_median_dbl(meds, (size_t)g->reps) * scale,
+                                        .p99 = (double)pool[k > 0 ? k - 1 : 0] * scale,
+                                        .rep_min = lo * scale, .rep_max = hi * scale,
+                                        .floor = floor, .reps = g->reps, .iters = iters});
     }
     free(pool), free(rt), free(meds);
 }
@@ -254,7 +311,7 @@ static void bw_shape(size_t size, long base, long *nwin, long *window)
 
 /* nwin windows per repetition. */
 void bench_bw_run(const char *test, size_t size, long base, bench_stream_fn active,
-                  bench_stream_fn passive, int msgs_rate, double limit)
+                  bench_stream_fn passive, int msgs_rate, const char *floor)
 {
     long nwin, window;
     bw_shape(size, base, &nwin, &window);
@@ -262,23 +319,32 @@ void bench_bw_run(const char *test, size_t size, long base, bench_stream_fn acti
     double vals[1000] = {0};
     for (int r = 0; r < g->reps; r++) {
         g->reset();
+        g->before(test, size, r);
         bench_sync_pair();
         if (g->me != 0) {
             passive(size, warm + nwin, window);
+            g->after(test, size, r);
+            bench_sync_pair(); /* the next fill waits until the peer's reads are done */
             continue;
         }
         active(size, warm, window);
         uint64_t t0 = bench_ticks();
         active(size, nwin, window);
         double ns = (double)(bench_ticks() - t0) * bench_tick_ns;
+        g->after(test, size, r);
+        bench_sync_pair();
         double msgs = (double)nwin * (double)window;
         vals[r] = msgs_rate ? msgs / ns * 1e3 : msgs * (double)size / ns;
     }
     if (g->me == 0) {
-        double worst = vals[0];
-        for (int r = 1; r < g->reps; r++) worst = vals[r] < worst ? vals[r] : worst;
-        bench_add_result(test, msgs_rate ? "Mmsg/s" : "GB/s", size,
-                         bench_median_dbl(vals, (size_t)g->reps), worst, limit, g->reps, nwin * window);
+        double worst = vals[0], best = vals[0];
+        for (int r = 1; r < g->reps; r++)
+            worst = vals[r] < worst ? vals[r] : worst, best = vals[r] > best ? vals[r] : best;
+        bench_add_result(&(bench_row_t){.test = test, .unit = msgs_rate ? BENCH_MMSGPS : BENCH_GBPS,
+                                        .size = size, .procs = 2,
+                                        .median = bench_median_dbl(vals, (size_t)g->reps),
+                                        .worst = worst, .rep_min = worst, .rep_max = best,
+                                        .floor = floor, .reps = g->reps, .iters = nwin * window});
     }
 }
 

@@ -64,6 +64,7 @@ typedef struct bench_lim_area {
         int64_t pid[2], cpu[2];
     } __attribute__((aligned(64))) who;      /* written before the first barrier */
     lim_slot_t ping, pong;                   /* hand-off: 0 -> 1, 1 -> 0 */
+    lim_line_t cf_ping, cf_pong;             /* copy + flag, two-core copy: 0 -> 1, 1 -> 0 */
     lim_ring_t ring[2];                      /* [0]: 0 -> 1, [1]: 1 -> 0 */
 } bench_lim_area_t;
 _Static_assert(sizeof(bench_lim_area_t) <= OFF_FLAG, "limits area overlaps the flag line");
@@ -77,10 +78,15 @@ typedef struct bench_pair {
     int same_core;              /* both on one CPU: waits yield */
     bench_lim_area_t *lim;
     unsigned char *src, *dst;   /* private buffers */
+    unsigned char *area[2];     /* rank r's shared data area (this process's view) */
     /* How the timing loops repeat (from the options). */
     int reps, quick;
     long iters, warmup, window; /* warmup < 0: a tenth of the iterations */
     void (*reset)(void);        /* before each repetition (the tool's message counters) */
+    /* Around each repetition of a library test, outside the timed loop, on
+     * both ranks: fill the payloads, then check what arrived. */
+    void (*before)(const char *test, size_t size, int rep);
+    void (*after)(const char *test, size_t size, int rep);
 } bench_pair_t;
 
 void bench_pair_bind(bench_pair_t *pair);
@@ -108,6 +114,10 @@ void bench_ring_serve(size_t size, long n);
 void bench_ring_stream(size_t size, long nwin, long window);
 void bench_ring_sink(size_t size, long nwin, long window);
 void bench_memcpy_op(size_t size);
+void bench_copy_flag_op(size_t size);
+void bench_copy_flag_serve(size_t size, long n);
+void bench_copy2_stream(size_t size, long nwin, long window);
+void bench_copy2_sink(size_t size, long nwin, long window);
 void bench_memcpy_stream(size_t size, long nwin, long window);
 void bench_serve_nothing(size_t size, long n);
 void bench_sink_nothing(size_t size, long nwin, long window);
@@ -115,14 +125,15 @@ void bench_sink_nothing(size_t size, long nwin, long window);
 /*
  * Times calls of op per repetition on rank 0 (rank 1 runs serve). halve: a
  * round trip, reported as one-way. Records the result (median of the
- * repetitions' medians, p99 of all pooled) in us.
+ * repetitions' medians, p99 of all pooled) in us, against `floor` (a test
+ * name, or NULL).
  */
 void bench_lat_run(const char *test, size_t size, bench_op_fn op, bench_serve_fn serve, int halve,
-                   double limit);
+                   const char *floor);
 /* Streams `base` messages (fewer for large sizes) per repetition in windows;
  * records the rate (GB/s of `size` messages, or Mmsg/s when msgs_rate). */
 void bench_bw_run(const char *test, size_t size, long base, bench_stream_fn active,
-                  bench_stream_fn passive, int msgs_rate, double limit);
+                  bench_stream_fn passive, int msgs_rate, const char *floor);
 
 /* Median round trip of the cache-line hand-off, in ns (rank 0; 0 on rank 1). */
 double bench_handoff_probe(long n);

@@ -3,6 +3,7 @@
  */
 #include "internal.h" /* env_parse_size (strict size spellings) */
 #include "pshm.h"
+#include "tools/util/bench_instr.h"
 #include "tools/util/bench_opts.h"
 #include "tools/util/bench_plot.h"
 #include "tools/util/bench_sys.h"
@@ -31,12 +32,15 @@ static void usage(void)
 "Usage: pshmrun -n 2 pshm-pingpong [options]\n"
 "       pshm-pingpong --limits-only [options]\n"
 "       pshmrun -n P pshm-pingpong --poll-idle | --startup [options]\n"
+"       pshm-pingpong --instructions [--csv | --json]\n"
 "\n"
 "Latency, bandwidth and message rate between two processes through pshm, each\n"
-"next to the machine's limit between the same two cores: a cache-line hand-off\n"
-"(Short), a 1-copy shared ring (Medium, put latency) and a local memcpy (Long,\n"
-"put and get bandwidth). ratio = measured / limit (latency: >= 1 is slower than\n"
-"the limit; bandwidth and rate: <= 1 is the fraction of the limit reached).\n"
+"next to the floor of the same operation done by hand between the same two\n"
+"cores: a cache-line hand-off round trip (Short), a 1-copy ring round trip\n"
+"(Medium), a memcpy into the peer's memory and a flag (put, Long), a local\n"
+"memcpy (get, Long/put/get bandwidth), a streaming ring of one-line messages\n"
+"(flood). ratio = value / floor; each section says which direction is better\n"
+"(times: lower; bandwidth and rate: higher).\n"
 "\n"
 "Tests:\n"
 "  --tests LIST     comma-separated: short, medium, long, put, get, flood, bw,\n"
@@ -48,8 +52,12 @@ static void usage(void)
 "  --limits-only    only the limits, in two forked processes, without pshmrun\n"
 "  --poll-idle      ns per pshm_poll() with no traffic, any -n; the other ranks\n"
 "                   sleep meanwhile\n"
-"  --startup        pshm_init, pshm_attach, first round trip and finalize times,\n"
-"                   any -n (with --segsize)\n"
+"  --startup        pshm_init, pshm_attach, first round trip and finalize times\n"
+"                   in ms, any -n (with --segsize)\n"
+"  --instructions   instruction counts of the library's calls (valgrind's\n"
+"                   callgrind): a Short round trip of 1000 queued requests, an\n"
+"                   idle pshm_poll, a ping-pong round trip, a turn of the wait\n"
+"                   loop; runs its own pshmrun jobs (run it without pshmrun)\n"
 "\n"
 "Sizes:\n"
 "  --sizes LIST     comma-separated sizes (4096, 64K, 1M) for every sweep\n"
@@ -73,9 +81,11 @@ static void usage(void)
 "  --no-pin         do not pin\n"
 "\n"
 "Output (only rank 0 prints):\n"
-"  (default)        aligned tables: size, median, p99, limit, ratio\n"
-"  --csv            CSV: test,size,unit,median,p99,limit,ratio,reps,iters\n"
-"  --json           one JSON object with the header and one record per result\n"
+"  (default)        aligned tables: size, median, p99 or worst, floor, ratio\n"
+"  --csv            CSV, one schema for every row (units in the column names;\n"
+"                   see pshm-pingpong(1)); a column that does not apply is empty\n"
+"  --json           one JSON object: the header, and one record per row with\n"
+"                   the CSV columns (null where a column does not apply)\n"
 "  --plot FILE      latency and bandwidth against size as SVG: FILE and FILE with\n"
 "                   -bw before the extension (.png: through gnuplot)\n"
 "  -h, --help       this text\n"
@@ -83,8 +93,10 @@ static void usage(void)
 "Latency is one-way = round trip / 2 (Short: size is bytes of arguments; get:\n"
 "time of one pshm_get call). median = median of the repetitions' medians; p99 =\n"
 "99th percentile of all timed iterations pooled. Bandwidth GB/s = 1e9 B/s over\n"
-"the timed loop of a repetition: median of the repetitions, p99 column = the\n"
-"slowest repetition. Exit status: 0 success, 1 error, 2 bad usage.\n");
+"the timed loop of a repetition: median of the repetitions, worst = the slowest\n"
+"repetition. The payload is checked after every repetition (outside the timed\n"
+"loop); a wrong byte ends the run with its offset. Exit status: 0 success,\n"
+"1 error (a failed call, a wrong payload), 2 bad usage.\n");
 }
 
 static uint64_t parse_size(const char *flag, const char *s)
@@ -151,7 +163,8 @@ void bench_parse_args(int argc, char **argv, bench_opts_t *opts, cpu_set_t *allo
                              *const f_sizes[] = {"--sizes", NULL}, *const f_min[] = {"--min-size", NULL},
                              *const f_max[] = {"--max-size", NULL}, *const f_cpus[] = {"--cpus", NULL},
                              *const f_tests[] = {"--tests", NULL}, *const f_plot[] = {"--plot", NULL},
-                             *const f_seg[] = {"--segsize", NULL};
+                             *const f_seg[] = {"--segsize", NULL},
+                             *const f_ichild[] = {"--instr-child", NULL};
     int tests_given = 0;
     const char *v;
 
@@ -199,6 +212,11 @@ void bench_parse_args(int argc, char **argv, bench_opts_t *opts, cpu_set_t *allo
         } else if (cli_flag_value(argc, argv, &i, f_seg, &v)) {
             o->segsize = parse_size("--segsize", v);
             if (o->segsize == 0) cli_usage_error("--segsize must be at least 2M");
+        } else if (cli_flag_value(argc, argv, &i, f_ichild, &v)) {
+            if (!bench_instr_known(v)) cli_usage_error("--instr-child: unknown scenario '%s'", v);
+            o->instr_child = v;
+        } else if (strcmp(a, "--instructions") == 0) {
+            o->instructions = 1;
         } else if (strcmp(a, "--no-pin") == 0) {
             o->pin = 0;
         } else if (strcmp(a, "--quick") == 0) {
@@ -220,8 +238,10 @@ void bench_parse_args(int argc, char **argv, bench_opts_t *opts, cpu_set_t *allo
         }
     }
     if (o->csv && o->json) cli_usage_error("--csv and --json are exclusive");
-    if (o->poll_idle + o->startup + o->limits_only > 1)
-        cli_usage_error("--poll-idle, --startup and --limits-only are exclusive");
+    if (o->poll_idle + o->startup + o->limits_only + o->instructions + (o->instr_child != NULL) > 1)
+        cli_usage_error("--poll-idle, --startup, --limits-only and --instructions are exclusive");
+    if (o->instructions && getenv("PSHM_RANK"))
+        cli_usage_error("--instructions starts its own jobs under valgrind: run it without pshmrun");
     if (o->max_set && o->max_size < o->min_size)
         cli_usage_error("--max-size %llu is below --min-size %llu", (unsigned long long)o->max_size,
                         (unsigned long long)o->min_size);

@@ -29,7 +29,8 @@ typedef struct bench_opts {
     uint64_t min_size, max_size;
     int max_set;
     int cpus[MAX_CPUS], ncpus, pin;
-    int quick, csv, json, poll_idle, startup, limits_only;
+    int quick, csv, json, poll_idle, startup, limits_only, instructions;
+    const char *instr_child; /* internal: one rank of a --instructions scenario */
     unsigned tests;
     const char *plot;
     uint64_t segsize;

@@ -49,7 +49,7 @@ static int series_of(const char *unit, const char *names[], int max)
 {
     int n = 0;
     for (size_t i = 0; i < nres; i++) {
-        if (strcmp(res[i].unit, unit) != 0 || res[i].size == 0 || strcmp(res[i].test, "poll-idle") == 0)
+        if (strcmp(res[i].row.unit, unit) != 0 || res[i].row.size == 0 || res[i].row.size == BENCH_NO_SIZE)
             continue;
         int seen = 0;
         for (int k = 0; k < n; k++) seen |= strcmp(names[k], res[i].test) == 0;
@@ -65,8 +65,10 @@ static int write_svg(const char *file, const char *unit, const char *ylabel, con
     double xmin = 1e300, xmax = -1e300, ymin = 1e300, ymax = -1e300;
     for (size_t i = 0; i < nres; i++) {
         const bench_result_t *r = &res[i];
-        if (strcmp(r->unit, unit) != 0 || r->size == 0 || r->median <= 0) continue;
-        double x = xlog2((double)r->size), y = xlog10(r->median);
+        if (strcmp(r->row.unit, unit) != 0 || r->row.size == 0 || r->row.size == BENCH_NO_SIZE ||
+            r->row.median <= 0)
+            continue;
+        double x = xlog2((double)r->row.size), y = xlog10(r->row.median);
         xmin = xmin2(xmin, x), xmax = xmax2(xmax, x), ymin = xmin2(ymin, y), ymax = xmax2(ymax, y);
     }
     FILE *f = fopen(file, "w");
@@ -121,9 +123,11 @@ static int write_svg(const char *file, const char *unit, const char *ylabel, con
         fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\"%s points=\"", color, dash);
         for (size_t i = 0; i < nres; i++) {
             const bench_result_t *r = &res[i];
-            if (strcmp(r->test, names[s]) != 0 || r->size == 0 || r->median <= 0) continue;
-            lasty = xlog10(r->median);
-            fprintf(f, "%.1f,%.1f ", PX(xlog2((double)r->size)), PY(lasty));
+            if (strcmp(r->test, names[s]) != 0 || r->row.size == 0 || r->row.size == BENCH_NO_SIZE ||
+                r->row.median <= 0)
+                continue;
+            lasty = xlog10(r->row.median);
+            fprintf(f, "%.1f,%.1f ", PX(xlog2((double)r->row.size)), PY(lasty));
             npts++;
         }
         if (npts == 1 && limit) /* a single-size limit: a level across the panel */
@@ -131,9 +135,11 @@ static int write_svg(const char *file, const char *unit, const char *ylabel, con
         fprintf(f, "\"/>\n");
         for (size_t i = 0; i < nres && !limit; i++) {
             const bench_result_t *r = &res[i];
-            if (strcmp(r->test, names[s]) != 0 || r->size == 0 || r->median <= 0) continue;
-            fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>\n", PX(xlog2((double)r->size)),
-                    PY(xlog10(r->median)), color);
+            if (strcmp(r->test, names[s]) != 0 || r->row.size == 0 || r->row.size == BENCH_NO_SIZE ||
+                r->row.median <= 0)
+                continue;
+            fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>\n", PX(xlog2((double)r->row.size)),
+                    PY(xlog10(r->row.median)), color);
         }
         double ly = T + 10 + 20 * s;
         fprintf(f, "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"%s\" stroke-width=\"2\"%s/>\n",
@@ -150,6 +156,20 @@ static int write_svg(const char *file, const char *unit, const char *ylabel, con
     return 0;
 }
 
+/* A gnuplot string literal: in single quotes nothing is special but the
+ * quote itself, written twice; a line break would end the command, so it
+ * becomes a space. */
+static void gp_str(FILE *p, const char *s)
+{
+    fputc('\'', p);
+    for (; *s; s++) {
+        if (*s == '\'') fputs("''", p);
+        else if (*s == '\n' || *s == '\r') fputc(' ', p);
+        else fputc(*s, p);
+    }
+    fputc('\'', p);
+}
+
 static int write_png(const char *file, const char *unit, const char *ylabel, const char *title)
 {
     const char *names[16];
@@ -159,18 +179,25 @@ static int write_png(const char *file, const char *unit, const char *ylabel, con
         fprintf(stderr, "pshm-pingpong: cannot run gnuplot: %s\n", strerror(errno));
         return -1;
     }
-    fprintf(p, "set terminal pngcairo size 900,520\nset output '%s'\nset title '%s'\n"
-               "set logscale x 2\nset logscale y\nset xlabel 'message size (bytes)'\n"
-               "set ylabel '%s'\nset key outside right\nset grid\n", file, title, ylabel);
+    /* noenhanced: no character of a title or name is markup */
+    fprintf(p, "set terminal pngcairo size 900,520 noenhanced\nset output ");
+    gp_str(p, file);
+    fprintf(p, "\nset title ");
+    gp_str(p, title);
+    fprintf(p, "\nset logscale x 2\nset logscale y\nset xlabel 'message size (bytes)'\nset ylabel ");
+    gp_str(p, ylabel);
+    fprintf(p, "\nset key outside right\nset grid\n");
     if (ns == 0) fprintf(p, "set xrange [1:2]\nplot 1/0 notitle\n");
-    for (int s = 0; s < ns; s++)
-        fprintf(p, "%s'-' with %s title '%s'%s", s ? ", " : "plot ",
-                strncmp(names[s], "limit-", 6) == 0 ? "lines dashtype 2 lw 2" : "linespoints lw 2",
-                names[s], s + 1 < ns ? "" : "\n");
+    for (int s = 0; s < ns; s++) {
+        fprintf(p, "%s'-' with %s title ", s ? ", " : "plot ",
+                strncmp(names[s], "limit-", 6) == 0 ? "lines dashtype 2 lw 2" : "linespoints lw 2");
+        gp_str(p, names[s]);
+        fputs(s + 1 < ns ? "" : "\n", p);
+    }
     for (int s = 0; s < ns; s++) {
         for (size_t i = 0; i < nres; i++)
-            if (strcmp(res[i].test, names[s]) == 0 && res[i].size > 0)
-                fprintf(p, "%llu %g\n", (unsigned long long)res[i].size, res[i].median);
+            if (strcmp(res[i].test, names[s]) == 0 && res[i].row.size > 0 && res[i].row.size != BENCH_NO_SIZE)
+                fprintf(p, "%llu %g\n", (unsigned long long)res[i].row.size, res[i].row.median);
         fprintf(p, "e\n");
     }
     int st = pclose(p);

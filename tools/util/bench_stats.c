@@ -34,7 +34,7 @@ void bench_note(const char *fmt, ...)
 const bench_result_t *bench_find_result(const char *test, uint64_t size)
 {
     for (size_t i = 0; i < nres; i++)
-        if (strcmp(res[i].test, test) == 0 && (res[i].size == size || size == UINT64_MAX))
+        if (strcmp(res[i].test, test) == 0 && (res[i].row.size == size || size == UINT64_MAX))
             return &res[i];
     return NULL;
 }
@@ -45,15 +45,22 @@ const bench_result_t *bench_results(size_t *n)
     return res;
 }
 
+int bench_higher_is_better(const char *unit)
+{
+    return strcmp(unit, BENCH_GBPS) == 0 || strcmp(unit, BENCH_MMSGPS) == 0;
+}
+
 static const char *title_of(const char *test)
 {
     static const struct { const char *test, *title; } t[] = {
-        {"limit-handoff", "Limit: cache-line hand-off, one line per direction (56 B payload + seq)"},
-        {"limit-ring", "Limit: 1-copy ring (sender copies in, receiver reads in place)"},
-        {"limit-ring-bw", "Limit: 1-copy ring streaming bandwidth"},
-        {"limit-ring-rate", "Limit: 1-copy ring, 8-byte messages streamed"},
-        {"limit-memcpy", "Limit: local memcpy, time per call"},
-        {"limit-memcpy-bw", "Limit: local memcpy bandwidth"},
+        {"limit-handoff", "Floor: cache-line hand-off round trip, one line per direction (56 B payload + seq)"},
+        {"limit-ring", "Floor: 1-copy ring round trip (sender copies in, receiver reads in place)"},
+        {"limit-ring-bw", "Floor: 1-copy ring streaming bandwidth"},
+        {"limit-ring-rate", "Floor: streaming ring of one-line messages (8 B in the slot's line)"},
+        {"limit-copy-flag", "Floor: round trip of a memcpy into the peer's memory and a flag line"},
+        {"limit-memcpy", "Floor: local memcpy, time per call"},
+        {"limit-memcpy-bw", "Floor: local memcpy bandwidth (one core)"},
+        {"limit-copy2-bw", "Limit: two-core copy, each process copies half (shared memory)"},
         {"short", "Short AM request/reply; size = bytes of arguments (0, 2, 16 args)"},
         {"medium", "Medium AM request/reply"},
         {"long", "Long AM request/reply (payload into the peer's segment)"},
@@ -64,8 +71,14 @@ static const char *title_of(const char *test)
         {"long-bw", "Long AM streaming bandwidth"},
         {"put-bw", "pshm_put streaming bandwidth"},
         {"get-bw", "pshm_get streaming bandwidth"},
-        {"poll-idle", "pshm_poll() with no traffic; size = processes in the job"},
-        {"startup", "Start-up; size = processes; median over ranks, p99 column = slowest rank"},
+        {"poll-idle", "pshm_poll() with no traffic, time per call; worst = slowest repetition"},
+        {"startup", "Start-up; median over ranks, worst = slowest rank"},
+        {"instr-short-burst", "Instructions per Short round trip, 2 args: 1000 requests queued, then "
+                              "served, each replied to (request + dispatch + reply + receipt)"},
+        {"instr-poll-idle", "Instructions per idle pshm_poll, P = 2"},
+        {"instr-pingpong", "Instructions per ping-pong round trip of Shorts with 2 args, every poll "
+                           "finding its message"},
+        {"instr-wait-turn", "Instructions per turn of pshm_wait_until's loop with nothing arriving"},
     };
     for (size_t i = 0; i < PSHM_ARRAY_LEN(t); i++)
         if (strncmp(test, t[i].test, strlen(t[i].test)) == 0 &&
@@ -74,26 +87,51 @@ static const char *title_of(const char *test)
     return test;
 }
 
-static int is_rate(const char *unit) { return strcmp(unit, "us") != 0 && strcmp(unit, "ns") != 0; }
+/* The table shows each time in the unit that suits it; CSV and JSON keep us. */
+static double table_scale(const bench_result_t *r, const char **unit)
+{
+    *unit = r->row.unit;
+    if (strcmp(r->row.unit, BENCH_US) != 0) return 1;
+    if (strcmp(r->test, "poll-idle") == 0) return *unit = "ns", 1e3;
+    if (strncmp(r->test, "startup", 7) == 0) return *unit = "ms", 1e-3;
+    return 1;
+}
 
 static void print_row(const bench_result_t *r)
 {
     static char last[24];
+    const bench_row_t *w = &r->row;
+    const char *unit;
+    double k = table_scale(r, &unit);
     if (format != BENCH_TABLE) return;
     if (strcmp(last, r->test) != 0) {
         snprintf(last, sizeof last, "%s", r->test);
         printf("\n# %s: %s\n", r->test, title_of(r->test));
-        printf("%10s %12s %12s %12s %8s\n", "size", r->unit, is_rate(r->unit) ? "worst" : "p99",
-               "limit", "ratio");
+        if (w->floor)
+            printf("# floor: %s (%s); ratio = median / floor: %s is better\n", w->floor,
+                   r->floor_size == w->size ? "same size" : "one size for all",
+                   bench_higher_is_better(w->unit) ? "higher" : "lower");
+        printf("%10s %12s %12s %12s %8s\n", w->size == BENCH_NO_SIZE ? "processes" : "size", unit,
+               w->p99 > 0 ? "p99" : "worst", "floor", "ratio");
     }
-    printf("%10llu %12.3f %12.3f ", (unsigned long long)r->size, r->median, r->p99);
-    if (isnan(r->limit)) printf("%12s %8s\n", "-", "-");
-    else printf("%12.3f %8.2f\n", r->limit, r->ratio);
+    if (w->size == BENCH_NO_SIZE) printf("%10d ", w->procs);
+    else printf("%10llu ", (unsigned long long)w->size);
+    printf("%12.3f ", w->median * k);
+    if (w->p99 > 0 || w->worst > 0) printf("%12.3f ", (w->p99 > 0 ? w->p99 : w->worst) * k);
+    else printf("%12s ", "-");
+    if (isnan(r->ratio)) printf("%12s %8s\n", "-", "-");
+    else printf("%12.3f %8.2f\n", r->floor_median * k, r->ratio);
     fflush(stdout);
 }
 
-void bench_add_result(const char *test, const char *unit, uint64_t size, double median, double p99,
-                      double limit, int reps, long iters)
+static size_t floor_rows(const char *test)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < nres; i++) n += strcmp(res[i].test, test) == 0;
+    return n;
+}
+
+void bench_add_result(const bench_row_t *row)
 {
     if (nres == capres) {
         capres = capres ? 2 * capres : 64;
@@ -104,22 +142,17 @@ void bench_add_result(const char *test, const char *unit, uint64_t size, double 
         }
     }
     bench_result_t *r = &res[nres++];
-    snprintf(r->test, sizeof r->test, "%s", test);
-    r->unit = unit;
-    r->size = size;
-    r->median = median;
-    r->p99 = p99;
-    r->limit = limit;
-    r->ratio = isnan(limit) || limit <= 0 ? NAN : median / limit;
-    r->reps = reps;
-    r->iters = iters;
+    r->row = *row;
+    snprintf(r->test, sizeof r->test, "%s", row->test);
+    r->row.test = r->test;
+    const bench_result_t *f = row->floor ? bench_find_result(row->floor, row->size) : NULL;
+    if (!f && row->floor && floor_rows(row->floor) == 1) /* a floor of one size (the hand-off) */
+        f = bench_find_result(row->floor, UINT64_MAX);
+    r->floor_size = f ? f->row.size : 0;
+    r->floor_median = f ? f->row.median : NAN;
+    r->ratio = f && f->row.median > 0 ? row->median / f->row.median : NAN;
+    if (!f) r->row.floor = NULL; /* not measured in this run */
     print_row(r);
-}
-
-double bench_limit_of(const char *test, uint64_t size)
-{
-    const bench_result_t *r = bench_find_result(test, size);
-    return r ? r->median : NAN;
 }
 
 int bench_cmp_u64(const void *a, const void *b)
@@ -169,12 +202,6 @@ double bench_median_blocks(const uint64_t *v, size_t n)
     return m;
 }
 
-static void print_json_num(FILE *f, double v)
-{
-    if (isnan(v) || isinf(v)) fputs("null", f);
-    else fprintf(f, "%.6g", v);
-}
-
 static void print_json_str(FILE *f, const char *s)
 {
     fputc('"', f);
@@ -186,51 +213,97 @@ static void print_json_str(FILE *f, const char *s)
     fputc('"', f);
 }
 
+/*
+ * CSV and JSON share one schema: every row has every column, and a column
+ * means one thing in every row (its unit is in its name); a column that does
+ * not apply to a row is empty (CSV) or null (JSON).
+ */
+enum col_kind { C_STR, C_INT, C_NUM };
+static const struct column { const char *name; enum col_kind kind; } columns[] = {
+    {"test", C_STR},           {"size_bytes", C_INT},    {"processes", C_INT},
+    {"median_us", C_NUM},      {"p99_us", C_NUM},        {"worst_us", C_NUM},
+    {"median_GBps", C_NUM},    {"worst_GBps", C_NUM},    {"median_Mmsgps", C_NUM},
+    {"worst_Mmsgps", C_NUM},   {"instructions", C_NUM},  {"floor", C_STR},
+    {"floor_size_bytes", C_INT}, {"ratio", C_NUM},       {"better", C_STR},
+    {"reps", C_INT},           {"iters", C_INT},
+};
+
+/* Column c of row r: a string, or NULL when it does not apply. */
+static const char *cell(const bench_result_t *r, size_t c, char *buf, size_t len)
+{
+    const bench_row_t *w = &r->row;
+    const char *u = w->unit, *name = columns[c].name;
+    double v = NAN;
+    switch (c) {
+    case 0: return r->test;
+    case 1: if (w->size == BENCH_NO_SIZE) return NULL;
+            snprintf(buf, len, "%llu", (unsigned long long)w->size); return buf;
+    case 2: snprintf(buf, len, "%d", w->procs); return buf;
+    case 10: v = strcmp(u, BENCH_INSTR) == 0 ? w->median : NAN; break;
+    case 11: return w->floor;
+    case 12: if (!w->floor) return NULL;
+             snprintf(buf, len, "%llu", (unsigned long long)r->floor_size); return buf;
+    case 13: v = r->ratio; break;
+    case 14: return bench_higher_is_better(u) ? "higher" : "lower";
+    case 15: snprintf(buf, len, "%d", w->reps); return buf;
+    case 16: snprintf(buf, len, "%ld", w->iters); return buf;
+    default: {
+        /* median_X, p99_X, worst_X: X names the row's unit */
+        const char *x = strchr(name, '_') + 1;
+        const char *ux = !strcmp(u, BENCH_US) ? "us" : !strcmp(u, BENCH_GBPS) ? "GBps"
+                       : !strcmp(u, BENCH_MMSGPS) ? "Mmsgps" : "";
+        if (strcmp(x, ux) != 0) return NULL;
+        v = name[0] == 'm' ? w->median : name[0] == 'p' ? w->p99 : w->worst;
+        if (v <= 0) return NULL; /* not measured */
+    }
+    }
+    if (isnan(v) || isinf(v)) return NULL;
+    snprintf(buf, len, "%.6g", v);
+    return buf;
+}
+
 void bench_print_machine(const bench_header_t *h)
 {
+    char buf[64];
+    const size_t nc = PSHM_ARRAY_LEN(columns);
     if (format == BENCH_CSV) {
-        puts("test,size,unit,median,p99,limit,ratio,reps,iters");
-        for (size_t i = 0; i < nres; i++) {
-            const bench_result_t *r = &res[i];
-            printf("%s,%llu,%s,%.6g,%.6g,", r->test, (unsigned long long)r->size, r->unit, r->median,
-                   r->p99);
-            if (!isnan(r->limit)) printf("%.6g", r->limit);
-            putchar(',');
-            if (!isnan(r->ratio)) printf("%.6g", r->ratio);
-            printf(",%d,%ld\n", r->reps, r->iters);
-        }
+        for (size_t c = 0; c < nc; c++) printf("%s%s", c ? "," : "", columns[c].name);
+        putchar('\n');
+        for (size_t i = 0; i < nres; i++)
+            for (size_t c = 0; c < nc; c++) {
+                const char *v = cell(&res[i], c, buf, sizeof buf);
+                printf("%s%s%s", c ? "," : "", v ? v : "", c + 1 < nc ? "" : "\n");
+            }
     } else if (format == BENCH_JSON) {
         printf("{\"version\": ");
         print_json_str(stdout, pshm_version());
         printf(", \"cpus\": [%d, %d], \"pinned\": %s, \"reps\": %d, \"iters\": %ld, \"window\": %ld,\n",
-               h->cpu[0], h->cpu[1],
-               h->pinned ? "true" : "false", h->reps, h->iters, h->window);
-        printf(" \"notes\": [");
+               h->cpu[0], h->cpu[1], h->pinned ? "true" : "false", h->reps, h->iters, h->window);
+        printf(" \"placement\": ");
+        print_json_str(stdout, h->placement ? h->placement : "");
+        printf(",\n \"notes\": [");
         for (int i = 0; i < nnotes; i++) {
             if (i) printf(", ");
             print_json_str(stdout, notes[i]);
         }
         printf("],\n \"results\": [\n");
         for (size_t i = 0; i < nres; i++) {
-            const bench_result_t *r = &res[i];
-            printf("  {\"test\": \"%s\", \"size\": %llu, \"unit\": \"%s\", \"median\": ", r->test,
-                   (unsigned long long)r->size, r->unit);
-            print_json_num(stdout, r->median);
-            printf(", \"p99\": ");
-            print_json_num(stdout, r->p99);
-            printf(", \"limit\": ");
-            print_json_num(stdout, r->limit);
-            printf(", \"ratio\": ");
-            print_json_num(stdout, r->ratio);
-            printf(", \"reps\": %d, \"iters\": %ld}%s\n", r->reps, r->iters, i + 1 < nres ? "," : "");
+            printf("  {");
+            for (size_t c = 0; c < nc; c++) {
+                const char *v = cell(&res[i], c, buf, sizeof buf);
+                printf("%s\"%s\": ", c ? ", " : "", columns[c].name);
+                if (!v) fputs("null", stdout);
+                else if (columns[c].kind == C_STR) print_json_str(stdout, v);
+                else fputs(v, stdout);
+            }
+            printf("}%s\n", i + 1 < nres ? "," : "");
         }
         printf(" ]}\n");
     }
     fflush(stdout);
 }
 
-
-/* The headline figures, each against its limit, at the end of the tables. */
+/* The headline figures, each against its floor, at the end of the tables. */
 void bench_print_summary(void)
 {
     static const struct { const char *label, *test; uint64_t size; } k[] = {
@@ -242,6 +315,8 @@ void bench_print_summary(void)
         {"Medium 64 KiB bandwidth", "medium-bw", 65536},
         {"Long 1 MiB bandwidth", "long-bw", 1048576},
         {"put 1 MiB bandwidth", "put-bw", 1048576},
+        {"two-core copy 1 MiB", "limit-copy2-bw", 1048576},
+        {"two-core copy 16 MiB", "limit-copy2-bw", 16777216},
     };
     int header = 0;
     if (format != BENCH_TABLE) return;
@@ -249,11 +324,12 @@ void bench_print_summary(void)
         const bench_result_t *r = bench_find_result(k[i].test, k[i].size);
         if (!r) continue;
         if (!header++)
-            printf("\n# summary: value and limit, ratio = value / limit\n%-32s %10s %10s %8s %s\n",
-                   "", "value", "limit", "ratio", "unit");
-        printf("%-32s %10.3f ", k[i].label, r->median);
-        if (isnan(r->limit)) printf("%10s %8s %s\n", "-", "-", r->unit);
-        else printf("%10.3f %8.2f %s\n", r->limit, r->ratio, r->unit);
+            printf("\n# summary: value and the floor of the same operation, ratio = value / floor\n"
+                   "%-32s %10s %10s %8s %-7s %s\n", "", "value", "floor", "ratio", "unit", "better");
+        printf("%-32s %10.3f ", k[i].label, r->row.median);
+        if (isnan(r->ratio)) printf("%10s %8s ", "-", "-");
+        else printf("%10.3f %8.2f ", r->floor_median, r->ratio);
+        printf("%-7s %s\n", r->row.unit, bench_higher_is_better(r->row.unit) ? "higher" : "lower");
     }
     for (int i = 0; i < nnotes; i++) printf("# NOTE: %s\n", notes[i]);
     fflush(stdout);

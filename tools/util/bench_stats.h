@@ -9,14 +9,37 @@
 #include <stddef.h>
 #include <stdint.h>
 
-typedef struct bench_result {
-    char test[24];
-    const char *unit;   /* "us", "ns", "GB/s", "Mmsg/s" */
-    uint64_t size;
-    double median, p99, limit, ratio; /* limit, ratio: NAN when none */
+/* The quantities a row measures, each in one unit. */
+#define BENCH_US "us"              /* a time: latency (one way), a call, start-up */
+#define BENCH_GBPS "GB/s"          /* bandwidth, 1e9 B/s */
+#define BENCH_MMSGPS "Mmsg/s"      /* message rate */
+#define BENCH_INSTR "instructions" /* per operation, counted by callgrind */
+
+#define BENCH_NO_SIZE UINT64_MAX   /* a row without a message size */
+
+/* What a measurement gives; fields left 0 are not measured. */
+typedef struct bench_row {
+    const char *test, *unit;
+    uint64_t size;          /* bytes (Short: of arguments), or BENCH_NO_SIZE */
+    int procs;              /* processes of the job */
+    double median;
+    double p99;             /* latencies: 99th percentile of all iterations */
+    double worst;           /* rates, per-call times, start-up: slowest repetition or rank */
+    double rep_min, rep_max;/* the repetitions' extremes (not printed): the run's spread */
+    const char *floor;      /* the test of the same operation done by hand (same size) */
     int reps;
-    long iters;
+    long iters;             /* per repetition (instructions: operations counted) */
+} bench_row_t;
+
+typedef struct bench_result {
+    bench_row_t row;
+    char test[24];
+    double floor_median, ratio; /* NAN when there is no floor */
+    uint64_t floor_size;        /* the floor's row: this size, or its only one */
 } bench_result_t;
+
+/* Is a higher value better (rates), or a lower one (times, instructions)? */
+int bench_higher_is_better(const char *unit);
 
 enum bench_format { BENCH_TABLE, BENCH_CSV, BENCH_JSON };
 
@@ -28,14 +51,12 @@ void bench_set_format(enum bench_format f);
  * summary and the JSON header. At most 8. */
 __attribute__((format(printf, 1, 2))) void bench_note(const char *fmt, ...);
 
-/* Records a result (ratio = median / limit) and prints its table row. */
-void bench_add_result(const char *test, const char *unit, uint64_t size, double median, double p99,
-                      double limit, int reps, long iters);
+/* Records a result (ratio = median / the floor's median at the same size)
+ * and prints its table row. */
+void bench_add_result(const bench_row_t *row);
 
 /* The first result of `test` at `size` (UINT64_MAX: any size), or NULL. */
 const bench_result_t *bench_find_result(const char *test, uint64_t size);
-/* Its median, NAN if there is none: the limit a measurement is set against. */
-double bench_limit_of(const char *test, uint64_t size);
 /* All results in the order they came. */
 const bench_result_t *bench_results(size_t *n);
 
@@ -60,6 +81,7 @@ typedef struct bench_header {
     int cpu[2];
     int pinned, reps;
     long iters, window;
+    const char *placement; /* how the two CPUs relate (bench_placement) */
 } bench_header_t;
 
 /* CSV or JSON of every result (nothing for the table). */

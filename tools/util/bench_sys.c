@@ -97,26 +97,54 @@ void bench_interference_report(void)
                    stolen * 100);
 }
 
-/* "0-1" or "0,2" from sysfs. */
-int bench_smt_siblings(int a, int b)
+/* One line of a CPU's topology in sysfs, or "" when the kernel does not say. */
+static void topo_read(int cpu, const char *what, char *buf, size_t len)
 {
-    char path[128], buf[256];
-    snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/topology/thread_siblings_list", a);
+    char path[128];
+    snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/topology/%s", cpu, what);
     FILE *f = fopen(path, "r");
-    if (!f) return 0;
-    int hit = 0;
-    if (fgets(buf, sizeof buf, f)) {
-        for (char *p = buf; *p;) {
-            char *e;
-            long lo = strtol(p, &e, 10), hi = lo;
-            if (e == p) break;
-            if (*e == '-') hi = strtol(e + 1, &e, 10);
-            hit |= b >= lo && b <= hi;
-            p = *e ? e + 1 : e;
-        }
+    buf[0] = '\0';
+    if (f && fgets(buf, (int)len, f)) buf[strcspn(buf, "\n")] = '\0';
+    else buf[0] = '\0';
+    if (f) fclose(f);
+}
+
+/* Is cpu listed in a sysfs list ("0-1", "0,2", "0-3,8-11")? */
+static int in_list(const char *list, int cpu)
+{
+    for (const char *p = list; *p;) {
+        char *e;
+        long lo = strtol(p, &e, 10), hi = lo;
+        if (e == p) break;
+        if (*e == '-') hi = strtol(e + 1, &e, 10);
+        if (cpu >= lo && cpu <= hi) return 1;
+        p = *e ? e + 1 : e;
     }
-    fclose(f);
-    return hit;
+    return 0;
+}
+
+int bench_placement(int a, int b, char *out, size_t len)
+{
+    char sib[256], core[2][32], pkg[2][32];
+    if (a < 0 || b < 0) return snprintf(out, len, "unknown (CPUs not known)"), BENCH_PLACE_UNKNOWN;
+    if (a == b) return snprintf(out, len, "one CPU (%d) for both processes", a), BENCH_PLACE_SAME_CPU;
+    topo_read(a, "thread_siblings_list", sib, sizeof sib);
+    for (int k = 0; k < 2; k++) {
+        topo_read(k ? b : a, "core_id", core[k], sizeof core[0]);
+        topo_read(k ? b : a, "physical_package_id", pkg[k], sizeof pkg[0]);
+    }
+    if (!sib[0] && !core[0][0])
+        return snprintf(out, len, "CPUs %d and %d; the kernel reports no topology", a, b),
+               BENCH_PLACE_UNKNOWN;
+    if (in_list(sib, b) || (core[0][0] && strcmp(core[0], core[1]) == 0 && strcmp(pkg[0], pkg[1]) == 0))
+        return snprintf(out, len, "CPUs %d and %d are SMT siblings of one core (kernel topology: "
+                        "thread_siblings_list of %d is %s, core_id %s)", a, b, a, sib, core[0]),
+               BENCH_PLACE_SIBLINGS;
+    snprintf(out, len, "CPUs %d and %d on distinct cores (kernel topology: core_id %s and %s, "
+             "package %s and %s); a hypervisor may still share a host core",
+             a, b, core[0][0] ? core[0] : "?", core[1][0] ? core[1] : "?", pkg[0][0] ? pkg[0] : "?",
+             pkg[1][0] ? pkg[1] : "?");
+    return BENCH_PLACE_CORES;
 }
 
 int bench_have_program(const char *name)

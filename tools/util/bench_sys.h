@@ -6,6 +6,7 @@
 #ifndef PSHM_TOOLS_BENCH_SYS_H
 #define PSHM_TOOLS_BENCH_SYS_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 #include <time.h>
@@ -38,8 +39,12 @@ void bench_timer_init(void);
 void bench_interference_start(pid_t peer);
 void bench_interference_report(void);
 
-/* Is cpu b listed among the SMT siblings of cpu a? */
-int bench_smt_siblings(int a, int b);
+/* How CPUs a and b relate, from the topology the kernel reports
+ * (thread_siblings_list, core_id, physical_package_id): a sentence in out,
+ * and one of these. Whether a hypervisor moves them during a run is for the
+ * run's own spread to tell (pshm-pingpong's placement check). */
+enum { BENCH_PLACE_UNKNOWN, BENCH_PLACE_SAME_CPU, BENCH_PLACE_SIBLINGS, BENCH_PLACE_CORES };
+int bench_placement(int a, int b, char *out, size_t len);
 
 /* Is `name` an executable on PATH? */
 int bench_have_program(const char *name);

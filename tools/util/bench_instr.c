@@ -1,0 +1,373 @@
+/*
+ * bench_instr.c - pshm-pingpong --instructions (see bench_instr.h).
+ *
+ * Each scenario keeps the collected calls free of waiting, so that their
+ * count does not depend on how the two processes interleave: a rank that
+ * must wait for the other spins on a line of the benchmark's own (outside
+ * the collected calls) until the peer says its messages are in the queue,
+ * and only then calls the library.
+ */
+#include "tools/util/bench_instr.h"
+#include "tools/util/bench_stats.h"
+#include "tools/util/bench_sys.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define H_IBURST 40 /* request: reply with a Short of the same 2 arguments */
+#define H_IREPLY 41 /* reply: counted */
+
+#define BURST_N 1000 /* requests queued, then served (a queue of this depth) */
+#define PINGPONG_N 1000
+#define IDLE_N 10000
+#define WAIT_N 10000
+
+static struct {
+    pshm_ctx_t *ctx;
+    uint64_t served, replies, turns;
+    int hrc;
+} ic;
+
+static void h_iburst(pshm_token_t *tk, void *buf, size_t n, const uint32_t *args, unsigned nargs)
+{
+    (void)buf, (void)n;
+    int rc = pshm_am_reply_short(tk, H_IREPLY, 0, nargs, args);
+    if (rc < 0 && !ic.hrc) ic.hrc = rc;
+    ic.served++;
+}
+
+static void h_ireply(pshm_token_t *tk, void *buf, size_t n, const uint32_t *args, unsigned nargs)
+{
+    (void)tk, (void)buf, (void)n, (void)args, (void)nargs;
+    ic.replies++;
+}
+
+/* ------------------------------------------------------------ the scenarios */
+
+typedef struct scenario {
+    const char *name, *test;  /* --instr-child NAME; the result's test name */
+    const char *collect;      /* the public calls collected */
+    const char *depth;        /* GASNET_PSHMNET_QUEUE_DEPTH of the job, or NULL */
+    uint64_t size;            /* bytes of arguments, or BENCH_NO_SIZE */
+    long ops;                 /* the count is divided by this */
+} scenario_t;
+
+static const scenario_t scenarios[] = {
+    {"burst", "instr-short-burst", "pshm_am_request_short,pshm_poll", "1024", 8, BURST_N},
+    {"idle", "instr-poll-idle", "pshm_poll", NULL, BENCH_NO_SIZE, IDLE_N},
+    {"pingpong", "instr-pingpong", "pshm_am_request_short,pshm_poll", NULL, 8, PINGPONG_N},
+    {"wait", "instr-wait-turn", "pshm_wait_until", NULL, BENCH_NO_SIZE, WAIT_N},
+};
+
+static const scenario_t *find(const char *name)
+{
+    for (size_t i = 0; i < sizeof scenarios / sizeof scenarios[0]; i++)
+        if (strcmp(scenarios[i].name, name) == 0) return &scenarios[i];
+    return NULL;
+}
+
+int bench_instr_known(const char *name) { return find(name) != NULL; }
+
+/* Waits (not collected) until the peer has written at least v into my line. */
+static int await(_Atomic uint64_t *line, uint64_t v)
+{
+    uint64_t t0 = bench_now_ns();
+    /* acquire: the peer's messages, sent before its store, are visible */
+    while (atomic_load_explicit(line, memory_order_acquire) < v) {
+        sched_yield();
+        if (bench_now_ns() - t0 > 300000000000ull) {
+            fprintf(stderr, "pshm-pingpong: --instr-child: no word from the other rank in 300 s\n");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static void tell(_Atomic uint64_t *line, uint64_t v)
+{
+    /* release: what I sent before is in the queues when the peer sees v */
+    atomic_store_explicit(line, v, memory_order_release);
+}
+
+static int call_failed(const char *call, int rc)
+{
+    const char *why = pshm_last_error();
+    fprintf(stderr, "pshm-pingpong: --instr-child: %s failed: %s\n", call,
+            *why ? why : pshm_strerror(rc));
+    return 1;
+}
+
+/* Polls until *ctr reaches want; every call must find something. */
+static int poll_until(uint64_t *ctr, uint64_t want)
+{
+    while (*ctr < want) {
+        int rc = pshm_poll(ic.ctx);
+        if (rc < 0) return call_failed("pshm_poll", rc);
+        if (ic.hrc) return call_failed("pshm_am_reply_short", ic.hrc);
+        if (rc == 0) {
+            fprintf(stderr, "pshm-pingpong: --instr-child: a poll found nothing with %llu of %llu "
+                            "messages handled\n", (unsigned long long)*ctr, (unsigned long long)want);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static int cond_turns(void *arg)
+{
+    (void)arg;
+    return ++ic.turns > WAIT_N;
+}
+
+int bench_instr_child(pshm_ctx_t *ctx, const char *name, _Atomic uint64_t *mine,
+                      _Atomic uint64_t *peers)
+{
+    static const pshm_handler_entry_t h[] = {{H_IBURST, h_iburst, 2}, {H_IREPLY, h_ireply, 2}};
+    const scenario_t *s = find(name);
+    int me = pshm_rank(ctx), rc;
+    uint32_t a[2] = {1, 2};
+
+    ic.ctx = ctx;
+    if ((rc = pshm_am_register(ctx, h, 2)) < 0) return call_failed("pshm_am_register", rc);
+    if ((rc = pshm_barrier(ctx)) < 0) return call_failed("pshm_barrier", rc);
+    if (strcmp(s->name, "burst") == 0) {
+        /* 0 queues every request, 1 serves them all (replying), 0 takes the replies. */
+        if (me == 0) {
+            for (long i = 0; i < BURST_N; i++)
+                if ((rc = pshm_am_request_short(ctx, 1, H_IBURST, 0, 2, a)) < 0)
+                    return call_failed("pshm_am_request_short", rc);
+            tell(peers, 1);
+            if (await(mine, 1) < 0 || poll_until(&ic.replies, BURST_N)) return 1;
+        } else {
+            if (await(mine, 1) < 0 || poll_until(&ic.served, BURST_N)) return 1;
+            tell(peers, 1);
+        }
+    } else if (strcmp(s->name, "pingpong") == 0) {
+        /* Every poll finds the one message of the round trip. */
+        for (uint64_t i = 1; i <= PINGPONG_N; i++) {
+            if (me == 0) {
+                if ((rc = pshm_am_request_short(ctx, 1, H_IBURST, 0, 2, a)) < 0)
+                    return call_failed("pshm_am_request_short", rc);
+                tell(peers, i);
+                if (await(mine, i) < 0 || poll_until(&ic.replies, i)) return 1;
+            } else {
+                if (await(mine, i) < 0 || poll_until(&ic.served, i)) return 1;
+                tell(peers, i);
+            }
+        }
+    } else if (me == 0 && strcmp(s->name, "idle") == 0) {
+        for (long i = 0; i < IDLE_N; i++)
+            if ((rc = pshm_poll(ctx)) != 0)
+                return rc < 0 ? call_failed("pshm_poll", rc) : call_failed("pshm_poll (idle)", -EPROTO);
+    } else if (me == 0) {
+        /* The condition is false WAIT_N times: WAIT_N turns of the loop. */
+        if ((rc = pshm_wait_until(ctx, cond_turns, NULL)) < 0) return call_failed("pshm_wait_until", rc);
+    }
+    if ((rc = pshm_barrier(ctx)) < 0) return call_failed("pshm_barrier", rc);
+    return 0;
+}
+
+/* ------------------------------------------------------------ the driver */
+
+/* Waits and idle polls check liveness at most every millisecond: how often
+ * depends on the clock, so the instructions of those checks (well under 0.2
+ * per call) are taken out of the count, which then stays the same from run
+ * to run. */
+#define PACED "live_check_paced"
+
+/*
+ * From a callgrind output: the collected instructions ("totals:", or
+ * "summary:" in older versions) less the inclusive cost of the calls to
+ * PACED. A call's inclusive cost is the last number of the line after its
+ * "calls=" line; function names are compressed as "(id) name" the first
+ * time, "(id)" after.
+ */
+static int read_total(const char *file, uint64_t *ir)
+{
+    FILE *f = fopen(file, "r");
+    char line[1024];
+    int found = 0, paced_id = -1, in_paced = 0, after_call = 0;
+    uint64_t total = 0, paced = 0;
+    if (!f) return -1;
+    while (fgets(line, sizeof line, f)) {
+        unsigned long long v;
+        int id;
+        char name[256];
+        if (after_call) {
+            char *last = strrchr(line, ' ');
+            if (in_paced && last) paced += strtoull(last + 1, NULL, 10);
+            after_call = 0;
+            continue;
+        }
+        if (sscanf(line, "totals: %llu", &v) == 1 || sscanf(line, "summary: %llu", &v) == 1) {
+            total = v;
+            found = 1;
+        } else if (strncmp(line, "fn=", 3) == 0 || strncmp(line, "cfn=", 4) == 0) {
+            const char *p = line + (line[0] == 'c' ? 4 : 3);
+            int n = sscanf(p, "(%d) %255s", &id, name);
+            if (n == 2 && strcmp(name, PACED) == 0) paced_id = id;
+            if (line[0] == 'c')
+                in_paced = (n >= 1 && id == paced_id) || (n <= 0 && sscanf(p, "%255s", name) == 1 &&
+                                                          strcmp(name, PACED) == 0);
+        } else if (strncmp(line, "calls=", 6) == 0) {
+            after_call = 1;
+        }
+    }
+    fclose(f);
+    if (!found || paced > total) return -1;
+    *ir = total - paced;
+    return 0;
+}
+
+/* pshmrun beside this program (the build tree, or the installed bindir), else on PATH. */
+static void find_pshmrun(const char *self, char *out, size_t len)
+{
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0) n = (ssize_t)snprintf(exe, sizeof exe, "%s", self);
+    exe[n < (ssize_t)sizeof exe ? n : (ssize_t)sizeof exe - 1] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (slash) {
+        snprintf(out, len, "%.*s/pshmrun", (int)(slash - exe), exe);
+        if (access(out, X_OK) == 0) return;
+    }
+    snprintf(out, len, "pshmrun");
+}
+
+static void show_file(const char *file)
+{
+    FILE *f = fopen(file, "r");
+    char line[512];
+    if (!f) return;
+    while (fgets(line, sizeof line, f)) fprintf(stderr, "    %s", line);
+    fclose(f);
+}
+
+/* "DIR/NAME<suffix>" (the suffix a printf format of one int); the directory
+ * is short (checked at mkdtemp), so the name always fits. */
+static void file_of(char *buf, size_t len, const char *dir, const char *name, const char *suffix,
+                    int k)
+{
+    char sfx[64];
+    if (snprintf(sfx, sizeof sfx, suffix, k) >= (int)sizeof sfx ||
+        snprintf(buf, len, "%s/%s%s", dir, name, sfx) >= (int)len)
+        buf[0] = '\0';
+}
+
+/* One job under callgrind; *total = both ranks' collected instructions. */
+static int run_one(const scenario_t *s, const char *self, const char *pshmrun, const char *dir,
+                   uint64_t *total)
+{
+    char out[PATH_MAX + 32], log[PATH_MAX + 32], errf[PATH_MAX], exe[PATH_MAX], tog[3][128];
+    const char *argv[24];
+    int k = 0, ntog = 0;
+    char f[PATH_MAX];
+    file_of(f, sizeof f, dir, s->name, ".%%q{PSHM_RANK}", 0);
+    snprintf(out, sizeof out, "--callgrind-out-file=%.*s", PATH_MAX, f);
+    file_of(f, sizeof f, dir, s->name, ".log.%%q{PSHM_RANK}", 0);
+    snprintf(log, sizeof log, "--log-file=%.*s", PATH_MAX, f);
+    file_of(errf, sizeof errf, dir, s->name, ".err", 0);
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0) n = (ssize_t)snprintf(exe, sizeof exe, "%s", self);
+    exe[n < (ssize_t)sizeof exe ? n : (ssize_t)sizeof exe - 1] = '\0';
+    for (const char *p = s->collect; *p && ntog < 3; ntog++) {
+        size_t l = strcspn(p, ",");
+        snprintf(tog[ntog], sizeof tog[0], "--toggle-collect=%.*s", (int)l, p);
+        p += l + (p[l] == ',');
+    }
+    argv[k++] = pshmrun, argv[k++] = "-n", argv[k++] = "2", argv[k++] = "valgrind";
+    argv[k++] = "--tool=callgrind", argv[k++] = "--collect-atstart=no";
+    for (int i = 0; i < ntog; i++) argv[k++] = tog[i];
+    argv[k++] = out, argv[k++] = log;
+    argv[k++] = exe, argv[k++] = "--instr-child", argv[k++] = s->name, argv[k] = NULL;
+
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid < 0) {
+        fprintf(stderr, "pshm-pingpong: fork: %s\n", strerror(errno));
+        return -1;
+    }
+    if (pid == 0) {
+        int fd = open(errf, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        if (fd >= 0) dup2(fd, 1), dup2(fd, 2), close(fd);
+        if (s->depth) setenv("GASNET_PSHMNET_QUEUE_DEPTH", s->depth, 1);
+        setenv("GASNET_WAIT_MODE", "spin", 1); /* the wait loop's turn, whatever the CPUs */
+        execvp(pshmrun, (char *const *)argv);
+        fprintf(stderr, "cannot run %s: %s\n", pshmrun, strerror(errno));
+        _exit(127);
+    }
+    int st;
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+        fprintf(stderr, "pshm-pingpong: --instructions: the '%s' job under valgrind failed; its output:\n",
+                s->name);
+        show_file(errf);
+        return -1;
+    }
+    *total = 0;
+    for (int r = 0; r < 2; r++) {
+        uint64_t ir;
+        file_of(out, sizeof out, dir, s->name, ".%d", r);
+        if (read_total(out, &ir) < 0) {
+            fprintf(stderr, "pshm-pingpong: --instructions: no totals in %s\n", out);
+            return -1;
+        }
+        *total += ir;
+    }
+    return 0;
+}
+
+static void remove_dir(const char *dir)
+{
+    char f[PATH_MAX];
+    for (size_t i = 0; i < sizeof scenarios / sizeof scenarios[0]; i++)
+        for (int r = 0; r < 2; r++) {
+            file_of(f, sizeof f, dir, scenarios[i].name, ".%d", r), unlink(f);
+            file_of(f, sizeof f, dir, scenarios[i].name, ".log.%d", r), unlink(f);
+            file_of(f, sizeof f, dir, scenarios[i].name, ".err", 0), unlink(f);
+        }
+    rmdir(dir);
+}
+
+int bench_instr_run(const char *self)
+{
+    char pshmrun[PATH_MAX], dir[PATH_MAX];
+    const char *tmp = getenv("TMPDIR");
+    int rc = 0;
+    if (!bench_have_program("valgrind")) {
+        fprintf(stderr, "pshm-pingpong: --instructions needs valgrind, which is not installed "
+                        "(apt-get install valgrind)\n");
+        return 1;
+    }
+    find_pshmrun(self, pshmrun, sizeof pshmrun);
+    if (snprintf(dir, sizeof dir, "%s/pshm-pingpong-cg.XXXXXX", tmp && *tmp ? tmp : "/tmp") >=
+        PATH_MAX - 64) {
+        fprintf(stderr, "pshm-pingpong: TMPDIR is too long for the callgrind files: %s\n", tmp);
+        return 1;
+    }
+    if (!mkdtemp(dir)) {
+        fprintf(stderr, "pshm-pingpong: cannot create a directory like %s: %s\n", dir, strerror(errno));
+        return 1;
+    }
+    for (size_t i = 0; i < sizeof scenarios / sizeof scenarios[0] && rc == 0; i++) {
+        const scenario_t *s = &scenarios[i];
+        uint64_t total;
+        if (run_one(s, self, pshmrun, dir, &total) < 0) {
+            rc = 1;
+            break;
+        }
+        bench_add_result(&(bench_row_t){.test = s->test, .unit = BENCH_INSTR, .size = s->size,
+                                        .procs = 2, .median = (double)total / (double)s->ops,
+                                        .reps = 1, .iters = s->ops});
+    }
+    remove_dir(dir);
+    return rc;
+}
