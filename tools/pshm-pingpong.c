@@ -1,24 +1,30 @@
 /*
  * pshm-pingpong - latency, bandwidth and message rate between the two
- * processes of a `pshmrun -n 2` job, each printed next to the machine's own
- * limit measured between the same two cores in the same run:
+ * processes of a `pshmrun -n 2` job, each printed next to the floor of the
+ * same operation done by hand between the same two cores in the same run
+ * (the limit-* kernels in tools/util/bench_limits.c):
  *
- *   limit-handoff    one cache line per direction, payload + sequence number
- *                    in the line, PAUSE in the spin loop (the floor of Short)
- *   limit-ring       a 1-copy ring: the sender copies into a shared ring, the
- *                    receiver reads in place (the floor of Medium)
- *   limit-memcpy     a local memcpy of the same size (the floor of Long/put)
+ *   limit-handoff    a round trip of one cache line per direction (Short)
+ *   limit-ring       a round trip through a 1-copy ring (Medium)
+ *   limit-copy-flag  a memcpy into the peer's memory and a flag line, the
+ *                    peer answering alike (put and Long round trips)
+ *   limit-memcpy     a local memcpy of the same size (get; copy bandwidth)
+ *   limit-ring-rate  a streaming ring of one-line messages (the flood)
+ *   limit-copy2-bw   two processes each copying half (a shared copy's limit)
  *
- * The library is measured through pshm.h only; the limits run in a piece of
- * rank 0's segment that both processes already map. --limits-only runs the
- * limits alone in two forked processes, without the library.
+ * The limits run in a piece of rank 0's segment and in the two data areas,
+ * which both processes already map. --limits-only runs them alone in two
+ * forked processes, without the library; --instructions counts the
+ * library's instructions under callgrind (tools/util/bench_instr.c). Every
+ * payload the library moves is checked after each repetition, outside the
+ * timed loop.
  *
  * Statistics (see pshm-pingpong(1)): latency = round trip / 2 for ping-pongs;
  * "median" is the median of the repetitions' medians (a repetition's median
  * taken over the means of blocks of BENCH_LAT_BLOCK iterations), "p99" the 99th
  * percentile of every timed iteration of every repetition pooled. Rates are
  * measured over a whole timed loop per repetition; "median" is the median of
- * the repetitions and the p99 column holds the slowest repetition.
+ * the repetitions and "worst" the slowest repetition.
  */
 #include "internal.h" /* env_parse_size (strict size spellings) */
 #include "pshm.h"
@@ -572,7 +578,7 @@ static void meet_peer(void)
         printf("# latency us, one-way = round trip / 2; median of repetition medians (each over "
                "%d-iteration blocks); p99 of all iterations pooled\n"
                "# bandwidth GB/s (1e9 B/s), rate Mmsg/s: median of repetitions; "
-               "worst = slowest repetition; ratio = value / limit\n", BENCH_LAT_BLOCK);
+               "worst = slowest repetition; ratio = value / floor of the same operation\n", BENCH_LAT_BLOCK);
     }
     if (!o.csv && !o.json) printf("# placement: %s\n", g.placement);
     if (g.p.same_core)

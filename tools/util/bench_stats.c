@@ -72,7 +72,10 @@ static const char *title_of(const char *test)
         {"put-bw", "pshm_put streaming bandwidth"},
         {"get-bw", "pshm_get streaming bandwidth"},
         {"poll-idle", "pshm_poll() with no traffic, time per call; worst = slowest repetition"},
-        {"startup", "Start-up; median over ranks, worst = slowest rank"},
+        {"startup-init", "pshm_init; median over ranks, worst = slowest rank"},
+        {"startup-attach", "pshm_attach; median over ranks, worst = slowest rank"},
+        {"startup-first-msg", "from the start of pshm_init to rank 0's first Short round trip"},
+        {"startup-finalize", "rank 0's pshm_finalize"},
         {"instr-short-burst", "Instructions per Short round trip, 2 args: 1000 requests queued, then "
                               "served, each replied to (request + dispatch + reply + receipt)"},
         {"instr-poll-idle", "Instructions per idle pshm_poll, P = 2"},
@@ -81,9 +84,7 @@ static const char *title_of(const char *test)
         {"instr-wait-turn", "Instructions per turn of pshm_wait_until's loop with nothing arriving"},
     };
     for (size_t i = 0; i < PSHM_ARRAY_LEN(t); i++)
-        if (strncmp(test, t[i].test, strlen(t[i].test)) == 0 &&
-            (test[strlen(t[i].test)] == '\0' || strcmp(t[i].test, "startup") == 0))
-            return t[i].title;
+        if (strcmp(test, t[i].test) == 0) return t[i].title;
     return test;
 }
 
