@@ -780,6 +780,13 @@ int main(int argc, char **argv)
         CHK(pshm_finalize(ctx));
         return 2;
     }
+    if (o.instr_child && (g.size != 2 || pshm_is_local(ctx, 1 - g.p.me) != 1)) {
+        if (g.p.me == 0)
+            fprintf(stderr, "pshm-pingpong: --instr-child needs 2 processes that share memory, has %d\n",
+                    g.size);
+        CHK(pshm_finalize(ctx));
+        return 2;
+    }
     if (suite && pshm_is_local(ctx, 1 - g.p.me) != 1) {
         if (g.p.me == 0)
             fprintf(stderr, "pshm-pingpong: rank 1 is not reachable through shared memory (a library "
