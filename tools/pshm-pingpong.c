@@ -755,6 +755,10 @@ int main(int argc, char **argv)
     bench_timer_init();
     if (o.limits_only) return run_forked();
     if (o.instructions) {
+        if (!o.csv && !o.json)
+            printf("# pshm-pingpong --instructions: pshm %s; valgrind --tool=callgrind, collection "
+                   "toggled on pshm_am_request_short and pshm_poll (the wait turn: pshm_wait_until), "
+                   "both processes counted, paced liveness checks left out\n", pshm_version());
         if (bench_instr_run(argv[0]) != 0) return 1;
         bench_print_machine(&(bench_header_t){{-1, -1}, 0, 1, 0, 0, ""});
         return 0;

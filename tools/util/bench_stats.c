@@ -105,6 +105,18 @@ static void print_row(const bench_result_t *r)
     const char *unit;
     double k = table_scale(r, &unit);
     if (format != BENCH_TABLE) return;
+    if (strcmp(w->unit, BENCH_INSTR) == 0) { /* a count: no spread, no floor */
+        if (strcmp(last, r->test) != 0) {
+            snprintf(last, sizeof last, "%s", r->test);
+            printf("\n# %s: %s\n%10s %14s %12s\n", r->test, title_of(r->test),
+                   w->size == BENCH_NO_SIZE ? "processes" : "size", "instructions", "operations");
+        }
+        if (w->size == BENCH_NO_SIZE) printf("%10d ", w->procs);
+        else printf("%10llu ", (unsigned long long)w->size);
+        printf("%14.1f %12ld\n", w->median, w->iters);
+        fflush(stdout);
+        return;
+    }
     if (strcmp(last, r->test) != 0) {
         snprintf(last, sizeof last, "%s", r->test);
         printf("\n# %s: %s\n", r->test, title_of(r->test));
