@@ -196,7 +196,7 @@ fi
 if [ $nopshm = 0 ] && command -v gnuplot >/dev/null; then
     mkdir -p "$T/a dir"
     png="$T/a dir/it's a plot.png"
-    if run 0 "$T/png" -- "$R" -n 2 "$P" --quick --tests short,put,bw --sizes 8,4096 --plot "$png"; then
+    if run 0 "$T/png" -- "$R" -n 2 "$P" --quick --iters 50 --reps 1 --tests short,put,bw --sizes 8,4096 --plot "$png"; then
         for f in "$png" "$T/a dir/it's a plot-bw.png"; do
             if [ "$(head -c 8 "$f" 2>/dev/null | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]; then
                 ok "gnuplot wrote the PNG '$f'"
@@ -216,7 +216,7 @@ if [ $nopshm = 0 ]; then
     for c in "put:put:1:2048" "medium:medium:1:2048" "long:long:1:2048" "get:get:0:2048" \
              "short:short:1:32" "bw:long-bw:1:2048" "bw:get-bw:0:2048"; do
         IFS=: read -r tests victim rank off <<<"$c"
-        if run 1 "$T/bad" -- env PSHM_PINGPONG_TEST_CORRUPT="$victim" "$R" -n 2 "$P" --quick --tests "$tests" --sizes 4096; then
+        if run 1 "$T/bad" -- env PSHM_PINGPONG_TEST_CORRUPT="$victim" "$R" -n 2 "$P" --quick --iters 50 --reps 1 --tests "$tests" --sizes 4096; then
             size=4096
             [ "$victim" = short ] && size=0
             grep -q "^pshm-pingpong: rank $rank: payload check failed: test $victim, size $size, repetition 0: .*: byte at offset $off: expected 0x[0-9a-f][0-9a-f], got 0x[0-9a-f][0-9a-f]$" "$T/bad.err" ||
