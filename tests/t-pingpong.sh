@@ -235,6 +235,8 @@ if [ $nopshm = 0 ] && command -v valgrind >/dev/null; then
             awk -v v="$v" 'BEGIN {exit !(v + 0 > 10 && v + 0 < 100000)}' ||
                 bad "--instructions: $t is '$v', not a count"
         done
+        ! grep -q "no call of" "$T/in1.err" ||
+            bad "--instructions: the library's paced liveness check was not found: $(cat "$T/in1.err")"
         cmp -s "$T/in1" "$T/in2" && ok "--instructions: the same counts twice: $(cut -d, -f1,11 "$T/in1" | tail -n +2 | tr '\n' ' ')" ||
             bad "--instructions gave different counts: $(diff "$T/in1" "$T/in2" | tr '\n' ' ')"
         [ $have_py = 1 ] && { check_schema "$T/in1" csv >/dev/null || bad "--instructions CSV schema"; }
