@@ -28,7 +28,7 @@ typedef struct bench_row {
     double rep_min, rep_max;/* the repetitions' extremes (not printed): the run's spread */
     const char *floor;      /* the test of the same operation done by hand (same size) */
     int reps;
-    long iters;             /* per repetition (instructions: operations counted) */
+    long iters;             /* operations timed per repetition (instructions: counted) */
 } bench_row_t;
 
 typedef struct bench_result {
@@ -51,8 +51,8 @@ void bench_set_format(enum bench_format f);
  * summary and the JSON header. At most 8. */
 __attribute__((format(printf, 1, 2))) void bench_note(const char *fmt, ...);
 
-/* Records a result (ratio = median / the floor's median at the same size)
- * and prints its table row. */
+/* Records a result (ratio = median / the floor's median at the same size,
+ * or at its only size: the hand-off) and prints its table row. */
 void bench_add_result(const bench_row_t *row);
 
 /* The first result of `test` at `size` (UINT64_MAX: any size), or NULL. */
