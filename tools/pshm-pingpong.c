@@ -565,7 +565,9 @@ static void meet_peer(void)
     if (g.p.ctx) g.p.peer_pid = (pid_t)g.p.lim->who.pid[1 - g.p.me];
     int a = g.cpu[0] = (int)g.p.lim->who.cpu[0], b = g.cpu[1] = (int)g.p.lim->who.cpu[1];
     g.p.same_core = o.pin && a == b;
-    bench_placement(a, b, g.placement, sizeof g.placement);
+    if (o.pin) bench_placement(a, b, g.placement, sizeof g.placement);
+    else snprintf(g.placement, sizeof g.placement, "not pinned: the scheduler places the processes "
+                  "(last seen on CPUs %d and %d)", a, b);
     if (g.p.me != 0) return;
     if (!o.csv && !o.json) {
         printf("# pshm-pingpong: pshm %s; %s\n", pshm_version(),
