@@ -274,6 +274,10 @@ if [ $nopshm = 0 ]; then
           bad "--tests short,put --sizes 0,64,1K did not give exactly 3 put records and no medium"; }
 fi
 
+[ $nopshm = 1 ] || if run 0 "$T/nopin" -- "$R" -n 2 "$P" --quick --no-pin --tests short; then
+    grep -q "^# placement: not pinned" "$T/nopin" || bad "--no-pin: the placement line judges CPUs it does not hold: $(grep placement "$T/nopin")"
+fi
+
 # --- usage errors: exit 2 and a message naming the problem
 usage() {
     local pat=$1
