@@ -300,7 +300,8 @@ static int run_one(const scenario_t *s, const char *self, const char *pshmrun, c
         int fd = open(errf, O_WRONLY | O_CREAT | O_TRUNC, 0600);
         if (fd >= 0) dup2(fd, 1), dup2(fd, 2), close(fd);
         if (s->depth) setenv("GASNET_PSHMNET_QUEUE_DEPTH", s->depth, 1);
-        setenv("GASNET_WAIT_MODE", "spin", 1); /* the wait loop's turn, whatever the CPUs */
+        if (strcmp(s->name, "wait") == 0) /* the spinning turn, however many CPUs */
+            setenv("GASNET_WAIT_MODE", "spin", 1);
         execvp(pshmrun, (char *const *)argv);
         fprintf(stderr, "cannot run %s: %s\n", pshmrun, strerror(errno));
         _exit(127);
