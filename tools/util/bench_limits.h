@@ -21,6 +21,8 @@
 /* Segment layout (owner offsets, every rank's segment):
  *   [0, 1M)      limits area (used in rank 0's segment only), bench_lim_area_t
  *   [1M, +64)    flag line: put notifications written by the peer
+ *   [1M+64, +64) --poll-idle's done word (rank 0's segment)
+ *   [1M+128, +64) --instructions' progress word, written by the peer
  *   [1M+4K, 2M)  start-up records, 16 bytes per rank
  *   [2M, ...)    data area: Long and put targets, get sources */
 #define OFF_LIM 0
