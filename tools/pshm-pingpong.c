@@ -660,7 +660,7 @@ static int run_forked(void)
  * cores measures the poll, not the scheduler. */
 static void run_poll_idle(void *seg0)
 {
-    _Atomic uint64_t *done = seg0 ? (_Atomic uint64_t *)((char *)seg0 + OFF_FLAG + 64) : NULL;
+    _Atomic uint64_t *done = seg0 ? (_Atomic uint64_t *)((char *)seg0 + OFF_IDLE_DONE) : NULL;
     long n = o.iters_set ? o.iters : o.quick ? 10000 : 1000000;
     CHK(pshm_barrier(g.p.ctx));
     if (g.p.me != 0) {
@@ -839,8 +839,8 @@ int main(int argc, char **argv)
         void *pf;
         pshm_seginfo_t sp;
         CHK(pshm_segment_info(ctx, g.peer, &sp));
-        CHK(pshm_translate(ctx, g.peer, (char *)sp.owner_base + OFF_FLAG + 128, &pf));
-        rc = bench_instr_child(ctx, o.instr_child, (_Atomic uint64_t *)((char *)mine.local_base + OFF_FLAG + 128),
+        CHK(pshm_translate(ctx, g.peer, (char *)sp.owner_base + OFF_INSTR, &pf));
+        rc = bench_instr_child(ctx, o.instr_child, (_Atomic uint64_t *)((char *)mine.local_base + OFF_INSTR),
                                pf);
         if (rc != 0) pshm_abort(ctx, rc);
     } else if (o.startup) run_startup(seg0, init_ns, attach_ns, t_init);

@@ -24,9 +24,12 @@
  *   [1M+64, +64) --poll-idle's done word (rank 0's segment)
  *   [1M+128, +64) --instructions' progress word, written by the peer
  *   [1M+4K, 2M)  start-up records, 16 bytes per rank
- *   [2M, ...)    data area: Long and put targets, get sources */
+ *   [2M, ...)    data area: Long and put targets, get sources, the copies
+ *                of limit-copy-flag and limit-copy2-bw */
 #define OFF_LIM 0
 #define OFF_FLAG (1 * MiB)
+#define OFF_IDLE_DONE (OFF_FLAG + 64)
+#define OFF_INSTR (OFF_FLAG + 128)
 #define OFF_STARTUP (1 * MiB + 4 * KiB)
 #define OFF_DATA (2 * MiB)
 
