@@ -284,8 +284,10 @@ static void h_chk_req(pshm_token_t *tk, void *buf, size_t n, const uint32_t *arg
 {
     uint32_t mine[PSHM_AM_MAX_ARGS];
     int rc;
-    if (buf) note_mismatch(bench_pattern_check(buf, n, seed_of(0)), "the Medium payload rank 0 sent");
-    else note_mismatch(bench_pattern_check(args, 4 * nargs, seed_of(0)), "the Short arguments rank 0 sent");
+    if (buf)
+        note_mismatch(bench_pattern_check(buf, n, seed_of(0)), "the Medium payload rank 0 sent");
+    else
+        note_mismatch(bench_pattern_check(args, 4 * nargs, seed_of(0)), "the Short arguments rank 0 sent");
     if (buf) {
         rc = pshm_am_reply_medium(tk, H_CHK_REP, g.p.src, n, 0, 0, NULL);
     } else {
@@ -299,8 +301,11 @@ static void h_chk_req(pshm_token_t *tk, void *buf, size_t n, const uint32_t *arg
 static void h_chk_rep(pshm_token_t *tk, void *buf, size_t n, const uint32_t *args, unsigned nargs)
 {
     (void)tk;
-    if (buf) note_mismatch(bench_pattern_check(buf, n, seed_of(1)), "the Medium payload rank 1 replied");
-    else note_mismatch(bench_pattern_check(args, 4 * nargs, seed_of(1)), "the Short arguments rank 1 replied");
+    if (buf)
+        note_mismatch(bench_pattern_check(buf, n, seed_of(1)), "the Medium payload rank 1 replied");
+    else
+        note_mismatch(bench_pattern_check(args, 4 * nargs, seed_of(1)),
+                      "the Short arguments rank 1 replied");
     chk.answered++;
 }
 
@@ -343,13 +348,17 @@ static void check_after(const char *test, size_t size, int rep)
         }
     } else if (is_get_test(test)) {
         if (g.p.me == 0)
-            note_mismatch(bench_pattern_check(g.p.dst, size, seed_of(1)), "the data pshm_get read from rank 1");
+            note_mismatch(bench_pattern_check(g.p.dst, size, seed_of(1)),
+                          "the data pshm_get read from rank 1");
     } else if (g.p.me == 1) { /* long, put: rank 0's payload landed in my data area */
-        note_mismatch(bench_pattern_check(g.my_data, size, seed_of(0)), "the data rank 0 moved into rank 1's segment");
+        note_mismatch(bench_pattern_check(g.my_data, size, seed_of(0)),
+                      "the data rank 0 moved into rank 1's segment");
     } else if (!strcmp(test, "long")) { /* the reply echoed it back */
-        note_mismatch(bench_pattern_check(g.my_data, size, seed_of(0)), "the Long payload rank 1 echoed");
+        note_mismatch(bench_pattern_check(g.my_data, size, seed_of(0)),
+                      "the Long payload rank 1 echoed");
     } else if (!strcmp(test, "put")) {
-        note_mismatch(bench_pattern_check(g.my_data, size, seed_of(1)), "the data rank 1 put into rank 0's segment");
+        note_mismatch(bench_pattern_check(g.my_data, size, seed_of(1)),
+                      "the data rank 1 put into rank 0's segment");
     }
     if (chk.bad.bad) check_failed(chk.bad, chk.what);
 }
@@ -530,7 +539,8 @@ static void run_tests(void)
         for (int i = 0; i < pb.n; i++)
             bench_bw_run("put-bw", pb.v[i], o.iters * 10, put_stream, put_sink, 0, "limit-memcpy-bw");
         for (int i = 0; i < pb.n; i++)
-            bench_bw_run("get-bw", pb.v[i], o.iters * 10, get_stream, bench_sink_nothing, 0, "limit-memcpy-bw");
+            bench_bw_run("get-bw", pb.v[i], o.iters * 10, get_stream, bench_sink_nothing, 0,
+                         "limit-memcpy-bw");
     }
 }
 
@@ -687,7 +697,8 @@ static void run_poll_idle(void *seg0)
             printf("# pshm-pingpong --poll-idle: pshm %s; %d processes; %d repetitions of %ld calls; "
                    "worst = slowest repetition\n", pshm_version(), g.size, o.reps, n);
         bench_add_result(&(bench_row_t){.test = "poll-idle", .unit = BENCH_US, .size = BENCH_NO_SIZE,
-                                        .procs = g.size, .median = bench_median_dbl(vals, (size_t)o.reps) / 1e3,
+                                        .procs = g.size,
+                                        .median = bench_median_dbl(vals, (size_t)o.reps) / 1e3,
                                         .worst = worst / 1e3, .reps = o.reps, .iters = n});
         free(pool);
         if (seg0) atomic_store_explicit(done, 1, memory_order_release);

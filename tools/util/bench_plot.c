@@ -138,7 +138,8 @@ static int write_svg(const char *file, const char *unit, const char *ylabel, con
             if (strcmp(r->test, names[s]) != 0 || r->row.size == 0 || r->row.size == BENCH_NO_SIZE ||
                 r->row.median <= 0)
                 continue;
-            fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>\n", PX(xlog2((double)r->row.size)),
+            fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>\n",
+                    PX(xlog2((double)r->row.size)),
                     PY(xlog10(r->row.median)), color);
         }
         double ly = T + 10 + 20 * s;
