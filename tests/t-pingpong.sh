@@ -241,6 +241,18 @@ if [ $nopshm = 0 ] && command -v valgrind >/dev/null; then
             bad "--instructions gave different counts: $(diff "$T/in1" "$T/in2" | tr '\n' ' ')"
         [ $have_py = 1 ] && { check_schema "$T/in1" csv >/dev/null || bad "--instructions CSV schema"; }
     fi
+    # a reader that stops early, or a SIGTERM during the jobs, leaves no callgrind files
+    mkdir -p "$T/ti"
+    TMPDIR=$T/ti timeout -s KILL 60 "$P" --instructions | head -1 >/dev/null
+    TMPDIR=$T/ti timeout -s KILL 60 "$P" --instructions >/dev/null 2>&1 &
+    pid=$!
+    sleep 2
+    kill -TERM $pid
+    wait $pid
+    got=$?
+    [ $got = 143 ] || bad "--instructions ended by SIGTERM exited $got, expected 143 (the signal's)"
+    [ -z "$(ls -A "$T/ti")" ] && ok "--instructions left no files behind when cut short" ||
+        bad "--instructions cut short left files behind: $(ls -A "$T/ti")"
 else
     echo "skip: valgrind is not installed: --instructions is not tested here (CI installs it)"
     [ $nopshm = 1 ] || run 1 "$T/in1" -- env PATH=/nonexistent "$P" --instructions

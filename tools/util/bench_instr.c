@@ -15,6 +15,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -263,6 +264,17 @@ static void file_of(char *buf, size_t len, const char *dir, const char *name, co
         buf[0] = '\0';
 }
 
+/* A termination signal while a job runs: the job is ended, the files are
+ * removed, then the signal takes its default effect. */
+static volatile sig_atomic_t got_signal;
+static volatile pid_t job_pid;
+
+static void on_signal(int sig)
+{
+    got_signal = sig;
+    if (job_pid > 0) kill(job_pid, SIGTERM); /* pshmrun ends its ranks */
+}
+
 /* One job under callgrind; *total = both ranks' collected instructions. */
 static int run_one(const scenario_t *s, const char *self, const char *pshmrun, const char *dir,
                    uint64_t *total)
@@ -307,7 +319,11 @@ static int run_one(const scenario_t *s, const char *self, const char *pshmrun, c
         _exit(127);
     }
     int st;
+    job_pid = pid;
+    if (got_signal) kill(pid, SIGTERM); /* it came before job_pid was set */
     while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
+    job_pid = 0;
+    if (got_signal) return -1;
     if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
         fprintf(stderr, "pshm-pingpong: --instructions: the '%s' job under valgrind failed; its output:\n",
                 s->name);
@@ -365,17 +381,24 @@ int bench_instr_run(const char *self)
         fprintf(stderr, "pshm-pingpong: cannot create a directory like %s: %s\n", dir, strerror(errno));
         return 1;
     }
+    /* No SA_RESTART: a signal interrupts the wait for the job. */
+    struct sigaction sa = {.sa_handler = on_signal}, old[3];
+    static const int sigs[3] = {SIGINT, SIGTERM, SIGHUP};
+    sigemptyset(&sa.sa_mask);
+    for (int k = 0; k < 3; k++) sigaction(sigs[k], &sa, &old[k]);
+    uint64_t totals[sizeof scenarios / sizeof scenarios[0]];
+    for (size_t i = 0; i < sizeof scenarios / sizeof scenarios[0] && rc == 0; i++)
+        if (run_one(&scenarios[i], self, pshmrun, dir, &totals[i]) < 0) rc = 1;
+    remove_dir(dir);
+    for (int k = 0; k < 3; k++) sigaction(sigs[k], &old[k], NULL);
+    if (got_signal) raise(got_signal);
+    /* Printed once the files are gone: a reader that stops early (a closed
+     * pipe) leaves nothing behind. */
     for (size_t i = 0; i < sizeof scenarios / sizeof scenarios[0] && rc == 0; i++) {
         const scenario_t *s = &scenarios[i];
-        uint64_t total;
-        if (run_one(s, self, pshmrun, dir, &total) < 0) {
-            rc = 1;
-            break;
-        }
         bench_add_result(&(bench_row_t){.test = s->test, .unit = BENCH_INSTR, .size = s->size,
-                                        .procs = 2, .median = (double)total / (double)s->ops,
+                                        .procs = 2, .median = (double)totals[i] / (double)s->ops,
                                         .reps = 1, .iters = s->ops});
     }
-    remove_dir(dir);
     return rc;
 }
