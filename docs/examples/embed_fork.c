@@ -63,17 +63,26 @@ static int read_all(int fd, void *buf, size_t n)
 
 /* ---- the callbacks pshm calls: collective over all ranks ---- */
 
+/* Sends (length, bytes) up, then waits for the runtime's reply: a length
+ * word, sent only once every rank has arrived, then the concatenation. The
+ * reply word is what makes a call wait for the others even when it carries
+ * no data (a barrier). */
 static int rt_exchange(void *arg, const void *mine, size_t len, void *all)
 {
     link_t *l = arg;
-    uint32_t n = (uint32_t)len;
+    uint32_t n = (uint32_t)len, total;
     int rc;
 
-    if ((rc = write_all(l->up, &n, sizeof n)) < 0 || (rc = write_all(l->up, mine, len)) < 0)
+    if ((rc = write_all(l->up, &n, sizeof n)) < 0 || (rc = write_all(l->up, mine, len)) < 0 ||
+        (rc = read_all(l->down, &total, sizeof total)) < 0)
         return rc;
-    return read_all(l->down, all, len * (size_t)l->size);
+    if (total != len * (size_t)l->size)
+        return -EPROTO;
+    return read_all(l->down, all, total);
 }
 
+/* A barrier is an exchange of nothing: it returns once every rank's request
+ * reached the runtime, because the reply is sent only then. */
 static int rt_barrier(void *arg)
 {
     return rt_exchange(arg, NULL, 0, NULL);
@@ -159,7 +168,8 @@ int main(int argc, char **argv)
         down[r] = d[1];
     }
 
-    /* Rounds: every rank sends (length, bytes); all get the concatenation.
+    /* Rounds: every rank sends (length, bytes); once all have, each gets
+     * (total length, concatenation), so no rank leaves a round early.
      * EOF from rank 0 at the start of a round with every rank done is the
      * normal end; EOF anywhere else means a rank died. */
     for (;;) {
@@ -186,8 +196,10 @@ int main(int argc, char **argv)
         for (int r = 0; r < size; r++)
             if (read_all(up[r], all + (size_t)r * len, len) < 0)
                 goto kill_all;
+        uint32_t total = len * (uint32_t)size;
         for (int r = 0; r < size; r++)
-            write_all(down[r], all, (size_t)len * size);
+            if (write_all(down[r], &total, sizeof total) < 0 || write_all(down[r], all, total) < 0)
+                goto kill_all;
     }
     goto wait_all;
 kill_all:
