@@ -36,7 +36,7 @@ const env_desc_t pshm_env_vars[] = {
      "most processes of one host that share memory; a host is split beyond it"},
     {"GASNET_HOST_DETECT", "boot_id", "boot_id, hostname, gethostid",
      "how processes tell they share a host (boot_id: kernel boot id and hostname)"},
-    {"GASNET_WAIT_MODE", "auto", "SPIN, BLOCK, SPINBLOCK",
+    {"GASNET_WAIT_MODE", "auto", "SPIN, BLOCK, SPINBLOCK, AUTO",
      "how waits spend the CPU (auto: spin unless processes outnumber usable CPUs)"},
     {"GASNET_EXITTIMEOUT", "2.0", "0.1..600 seconds, fractions allowed",
      "how long exit waits for the other processes before giving up on them"},
@@ -302,7 +302,7 @@ int env_load(pshm_cfg_t *out)
         return rc;
     if (GET("GASNET_WAIT_MODE") &&
         (rc = parse_choice("GASNET_WAIT_MODE", v, wait_names, wait_values, 4,
-                           "SPIN, BLOCK or SPINBLOCK", &c.wait_mode)) < 0)
+                           "SPIN, BLOCK, SPINBLOCK or AUTO", &c.wait_mode)) < 0)
         return rc;
     if (GET("GASNET_EXITTIMEOUT") &&
         (rc = env_parse_exit_timeout("GASNET_EXITTIMEOUT", v, &c.exit_timeout_ms)) < 0)

@@ -206,6 +206,7 @@ static void test_load(void)
     CHECK(load_good("GASNET_WAIT_MODE", "spin").wait_mode == WAIT_SPIN);
     CHECK(load_good("GASNET_WAIT_MODE", "Block").wait_mode == WAIT_BLOCK);
     CHECK(load_good("GASNET_WAIT_MODE", "SPINBLOCK").wait_mode == WAIT_SPINBLOCK);
+    CHECK(load_good("GASNET_WAIT_MODE", "auto").wait_mode == WAIT_AUTO);
     CHECK(load_good("GASNET_EXITTIMEOUT", "0.1").exit_timeout_ms == 100);
     CHECK(load_good("GASNET_EXITTIMEOUT", "600").exit_timeout_ms == 600000);
     CHECK(load_good("PSHM_SIM_HOSTS", "4096").sim_hosts == 4096);
@@ -250,6 +251,9 @@ static void test_load(void)
     load_bad("GASNET_HOST_DETECT", "mac");
     load_bad("GASNET_HOST_DETECT", "");
     load_bad("GASNET_WAIT_MODE", "spinning");
+    /* The message lists every accepted value, the default's too. */
+    CHECK(strstr(pshm_last_error(), "SPINBLOCK") != NULL);
+    CHECK(strstr(pshm_last_error(), "AUTO") != NULL);
     load_bad("GASNET_WAIT_MODE", "");
     load_bad("GASNET_EXITTIMEOUT", "0.05");
     load_bad("GASNET_EXITTIMEOUT", "601");
