@@ -5,15 +5,7 @@
 # Runs in a temporary copy of the source tree: the build tree is never
 # reconfigured.
 
-top=${PSHM_BUILD:-$(cd "$(dirname "$0")/.." && pwd)}
-work=$(mktemp -d "${TMPDIR:-/tmp}/cfgtest.XXXXXX") || exit 1
-trap 'rm -rf "$work"' EXIT
-trap 'exit 1' INT TERM HUP
-
-(cd "$top" && tar --exclude=.git --exclude='*.o' --exclude='*.d' --exclude='*.a' \
-  --exclude='*.so*' --exclude=tests/logs -cf - .) | (cd "$work" && tar -xf -) || exit 1
-cd "$work" || exit 1
-rm -f config.h config.log config.status Makefile
+. "$(dirname "$0")/treecopy.sh" cfgtest
 
 # The shell every Debian /bin/sh is: configure must not need bash.
 if command -v dash >/dev/null 2>&1; then shell=dash; else shell=sh; fi
@@ -50,8 +42,8 @@ expect_error() {
   fi
 }
 
-has() { grep -F -q -- "$2" "$1" || fail "$1 lacks '$2'"; }
-hasnt() { grep -F -q -- "$2" "$1" && fail "$1 has '$2'"; }
+has() { grep -F -q -- "$2" "$1" || { fail "$1 lacks '$2'"; return 1; }; }
+hasnt() { ! grep -F -q -- "$2" "$1" || { fail "$1 has '$2'"; return 1; }; }
 
 # --- a good configuration, with quoting that config.h must escape
 run --enable-pshm-sysv '--prefix=/opt/p q"r\s' 'CFLAGS=-O1 -g'
@@ -150,6 +142,89 @@ run --without-mpi
 run --help
 [ $rc -eq 0 ] && printf '%s\n' "$out" | grep -q -- '--enable-pshm-sysv' || fail "--help: rc=$rc: $out"
 echo "ok: --enable-pshm-file, --disable-pshm --enable-debug, --without-mpi, --help"
+
+# --- GASNet's spellings of the backend, and --enable-X=yes|no
+# backend_is EXPECTED ARGS...: configure succeeds and chose EXPECTED.
+backend_is() {
+  want=$1
+  shift
+  run "$@"
+  if [ $rc -ne 0 ]; then
+    fail "./configure $*: expected the $want backend, got rc=$rc: $out"
+  elif ! grep -q "^#define PSHM_BACKEND_NAME \"$want\"$" config.h; then
+    fail "./configure $*: expected the $want backend, config.h says $(grep BACKEND_NAME config.h)"
+  else
+    echo "ok: ./configure $* -> $want"
+  fi
+}
+backend_is posix --enable-pshm
+backend_is none --disable-pshm
+backend_is sysv --enable-pshm --disable-pshm-posix --enable-pshm-sysv
+backend_is file --enable-pshm --disable-pshm-posix --enable-pshm-file
+backend_is sysv --enable-pshm=yes --enable-pshm-posix=no --enable-pshm-sysv=yes
+backend_is file --enable-pshm-file=yes
+backend_is none --enable-pshm=no
+backend_is posix --enable-pshm --enable-pshm-posix
+run --enable-debug=yes
+[ $rc -eq 0 ] && has config.h '#define PSHM_DEBUG 1' || fail "--enable-debug=yes: $out"
+run --enable-debug=no
+[ $rc -eq 0 ] && has config.h '#define PSHM_DEBUG 0' || fail "--enable-debug=no: $out"
+expect_error "contradict" --disable-pshm --enable-pshm
+expect_error "contradict" --enable-pshm --disable-pshm
+expect_error "contradict" --enable-pshm=yes --enable-pshm=no
+expect_error "contradict" --enable-pshm-sysv --disable-pshm-sysv
+expect_error "leaves no shared-memory backend" --disable-pshm-posix
+expect_error "expected --enable-pshm=yes or --enable-pshm=no" --enable-pshm=maybe
+expect_error "takes no value" --disable-pshm=yes
+expect_error "--enable-pshm-file" --disable-pshm-posix --enable-pshm-sysv --enable-pshm-file
+
+# --- MPI: a "wrapper" that writes no program is refused
+expect_error "/bin/true" --with-mpi=/bin/true
+expect_error "$(command -v true)" MPICC=true --with-mpi
+
+# --- -Werror only when asked
+run
+[ $rc -eq 0 ] && has Makefile 'WERROR := ' && hasnt Makefile 'WERROR := -Werror' ||
+  fail "the default build must not use -Werror: $(grep -n Werror Makefile)"
+printf '%s\n' "$out" | grep -q -- '-Werror' && fail "the default summary shows -Werror: $out"
+run --enable-werror
+[ $rc -eq 0 ] && has Makefile 'WERROR := -Werror' || fail "--enable-werror: $out"
+run --enable-werror=no
+[ $rc -eq 0 ] && hasnt Makefile 'WERROR := -Werror' || fail "--enable-werror=no: $out"
+echo "ok: -Werror by --enable-werror only"
+
+# --- cross-compiling runs nothing it builds. The compiler here is a wrapper
+# whose programs, if run, leave a mark and fail.
+cat >"$work/xcc" <<EOF
+#!/bin/sh
+out=""; prev=""
+for a; do [ "\$prev" = -o ] && out=\$a; prev=\$a; done
+${CC:-cc} "\$@" || exit \$?
+[ -n "\$out" ] || exit 0
+printf '#!/bin/sh\\ntouch $work/ran\\nexit 1\\n' >"\$out"
+chmod +x "\$out"
+EOF
+chmod +x "$work/xcc"
+rm -f "$work/ran"
+run CC="$work/xcc" --host=aarch64-linux-gnu --build=x86_64-linux-gnu --without-mpi
+if [ $rc -ne 0 ]; then
+  fail "cross-compiling: configure failed: $out"
+elif [ -e "$work/ran" ]; then
+  fail "cross-compiling: configure ran a program it built"
+else
+  has config.h '#define PSHM_CACHE_LINE 64'
+  printf '%s\n' "$out" | grep -q 'cache-line size.*cross-compiling' ||
+    fail "cross-compiling: the cache-line result does not say it was not probed: $out"
+  echo "ok: cross-compiling runs nothing, the cache line is the documented 64"
+fi
+run CC="$work/xcc" --host=aarch64-linux-gnu --build=x86_64-linux-gnu --without-mpi --with-cache-line=128
+[ $rc -eq 0 ] && [ ! -e "$work/ran" ] && has config.h '#define PSHM_CACHE_LINE 128' ||
+  fail "--with-cache-line=128 when cross-compiling: rc=$rc: $out"
+expect_error "--with-cache-line=48" --with-cache-line=48
+expect_error "--host" CC="$work/xcc" --without-mpi
+rm -f "$work/ran"
+run --with-cache-line=256
+[ $rc -eq 0 ] && has config.h '#define PSHM_CACHE_LINE 256' || fail "--with-cache-line=256: $out"
 
 if [ $failures -ne 0 ]; then
   echo "$failures check(s) failed"
