@@ -6,8 +6,12 @@
 # --disable-pshm. Extra arguments go to every configure; without any, those of
 # the current configuration (config.status) are reused minus its backend flag.
 # Prints a summary per backend and the total "N passed, N failed, N skipped";
-# exits 1 if any backend failed. The tree is left configured for the default
-# (POSIX) backend. Output of each backend: check-backends-<backend>.log.
+# exits 1 if any backend failed. The tree is left configured and built for the
+# default (POSIX) backend, so its programs work without another make. Output
+# of each backend: check-backends-<backend>.log.
+#
+# PSHM_CHECK_BACKENDS="FLAG..." tests only those backends and
+# PSHM_CHECK_TESTS="t-NAME..." runs only those tests (for tests of this script).
 
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -21,14 +25,15 @@ fi
 extra=()
 for a in "$@"; do
   case $a in
-  --enable-pshm|--disable-pshm|--enable-pshm-posix|--enable-pshm-sysv|--enable-pshm-file) ;;
+  --enable-pshm|--disable-pshm|--enable-pshm=*|--enable-pshm-*|--disable-pshm-*) ;;
   *) extra+=("$a") ;;
   esac
 done
 
 total_p=0 total_f=0 total_s=0 bad=0
 summary=()
-for flag in --enable-pshm-posix --enable-pshm-sysv --enable-pshm-file --disable-pshm; do
+# shellcheck disable=SC2086
+for flag in ${PSHM_CHECK_BACKENDS:---enable-pshm-posix --enable-pshm-sysv --enable-pshm-file --disable-pshm}; do
   case $flag in --disable-pshm) b=none ;; *) b=${flag#--enable-pshm-} ;; esac
   log=check-backends-$b.log
   echo "=== $b: ./configure $flag ${extra[*]} && make clean && make -j2 check"
@@ -39,7 +44,12 @@ for flag in --enable-pshm-posix --enable-pshm-sysv --enable-pshm-file --disable-
     continue
   fi
   make clean >>"$log" 2>&1
-  make -j2 check 2>&1 | tee -a "$log"
+  if [ -n "${PSHM_CHECK_TESTS:-}" ]; then
+    # shellcheck disable=SC2086
+    { make -j2 all && bash tests/runtests.sh $PSHM_CHECK_TESTS; } 2>&1 | tee -a "$log"
+  else
+    make -j2 check 2>&1 | tee -a "$log"
+  fi
   rc=${PIPESTATUS[0]}
   line=$(grep -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' "$log" | tail -n 1)
   if [ -z "$line" ]; then
@@ -56,7 +66,14 @@ done
 echo
 echo "=== summary"
 printf '  %s\n' "${summary[@]}"
-echo "=== reconfiguring for the default backend"
-./configure "${extra[@]}" >/dev/null 2>&1 || { echo "check-backends: ./configure ${extra[*]} failed"; bad=1; }
+echo "=== reconfiguring and building the default backend"
+# The last backend's programs must not stay in the tree: build the default's.
+if ! ./configure "${extra[@]}" >check-backends-default.log 2>&1; then
+  echo "check-backends: ./configure ${extra[*]} failed (see check-backends-default.log)"
+  bad=1
+elif ! make -j2 all >>check-backends-default.log 2>&1; then
+  echo "check-backends: make after reconfiguring failed (see check-backends-default.log)"
+  bad=1
+fi
 echo "$total_p passed, $total_f failed, $total_s skipped"
 exit $bad
