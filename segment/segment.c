@@ -123,6 +123,7 @@ int seg_create(seg_obj_t *o, const pshm_cfg_t *cfg, const char *tag, int kind, i
     m.pid = (int32_t)getpid();
     m.nranks = nranks;
     m.pid_start = start;
+    m.pidns = seg_pidns();
     m.created = (uint64_t)time(NULL);
     m.len = len;
     snprintf(m.tag, sizeof m.tag, "%s", tag);
@@ -347,6 +348,12 @@ int seg_pid_start(pid_t pid, uint64_t *start)
         return pshm_err(rc, "cannot read the start time of process %d from /proc/%d/stat: %s",
                         (int)pid, (int)pid, strerror(-rc));
     return 0;
+}
+
+uint64_t seg_pidns(void)
+{
+    struct stat st;
+    return stat("/proc/self/ns/pid", &st) == 0 ? (uint64_t)st.st_ino : 0;
 }
 
 int seg_pid_state(pid_t pid, uint64_t start)

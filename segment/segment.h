@@ -45,6 +45,8 @@ typedef struct seg_meta {
     uint64_t len;           /* object length, header included */
     char tag[24];           /* job tag, NUL terminated */
     char name[SEG_NAME_MAX];/* the object's name (sysv: "key 0x...") */
+    uint64_t pidns;         /* creator's PID namespace (inode of /proc/self/ns/pid;
+                               0: unknown): its pid means nothing in another one */
 } seg_meta_t;
 _Static_assert(sizeof(seg_meta_t) <= SEG_HDR_SIZE, "meta fits the header page");
 
@@ -132,6 +134,8 @@ int seg_max_size(const struct pshm_cfg *cfg, int node_size, uint64_t reserved, u
  * size, and how to raise it. */
 int seg_max_size_why(const struct pshm_cfg *cfg, int node_size, uint64_t reserved,
                      uint64_t *max, char *why, size_t whylen);
+/* This process's PID namespace: the inode of /proc/self/ns/pid, 0 if unknown. */
+uint64_t seg_pidns(void);
 /* Start time of `pid` in clock ticks after boot (field 22 of /proc/PID/stat). */
 int seg_pid_start(pid_t pid, uint64_t *start);
 /* One line of /proc/sysvipc/shm: a SysV segment of this IPC namespace. */

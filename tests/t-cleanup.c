@@ -25,6 +25,13 @@
 
 #define OUT_MAX 65536
 
+/* The none backend creates nothing in the system: there is nothing to plant. */
+#if PSHM_BACKEND_NONE
+#define HAVE_OBJECTS 0
+#else
+#define HAVE_OBJECTS 1
+#endif
+
 static char tmpdir[256];
 static char cmd[1024], out[OUT_MAX];
 static unsigned checks;
@@ -97,17 +104,24 @@ static void expect_count(const char *tag, int want)
  * recycled (REUSED). uid >= 0: the child first becomes that user. Returns the
  * child's pid once the object exists.
  */
+/* Forks a planting child; p[1] is its end of the pipe that says "planted". */
+static pid_t fork_planter(int p[2])
+{
+    CHECK(pipe(p) == 0);
+    pid_t pid = fork();
+    CHECK(pid >= 0);
+    if (pid == 0) close(p[0]);
+    return pid;
+}
+
 static pid_t plant(const char *tag, int how, int uid)
 {
     int p[2];
     char ok = 0;
-    CHECK(pipe(p) == 0);
-    pid_t pid = fork();
-    CHECK(pid >= 0);
+    pid_t pid = fork_planter(p);
     if (pid == 0) {
         pshm_cfg_t cfg;
         seg_obj_t o;
-        close(p[0]);
         if (uid >= 0 && (setgid((gid_t)uid) < 0 || setuid((uid_t)uid) < 0)) _exit(3);
         if (env_load(&cfg) < 0 || seg_create(&o, &cfg, tag, SEG_KIND_SEGMENT, 0, 0, 1, 4096) < 0) {
             fprintf(stderr, "plant %s: %s\n", tag, pshm_last_error());
@@ -193,6 +207,7 @@ static void fake_meta(seg_meta_t *m, const char *tag, uint32_t uid)
     m->kind = SEG_KIND_SEGMENT;
     m->uid = uid;
     m->pid = 0x7ffffff0; /* no such process */
+    m->pidns = seg_pidns();
     m->len = SEG_HDR_SIZE;
     m->created = (uint64_t)time(NULL) - 3600;
     snprintf(m->tag, sizeof m->tag, "%s", tag);
@@ -273,7 +288,7 @@ static void check_foreign_files(const char *tagx)
     snprintf(job, sizeof job, "-v --job %s", tagx);
     cleanup_run(job, 0);
     expect_line(link, "symbolic link");
-    expect_line(named, "too-young"); /* no header, nobody holds it, but just written */
+    expect_line(named, "no pshm header"); /* named like ours, but nothing says so */
     expect_line("pshm.junk", "not a pshm object");
     cleanup_run(job + 3, 0);
     expect_line(link, "skipped");
@@ -304,51 +319,142 @@ static void plant_headerless(const char *name, size_t len, time_t age)
 }
 
 /*
- * pshm-named files without a header (a creator killed before writing it):
- * removed when old and held by nobody; kept while open or mapped by any
- * process, or modified less than SEG_HEADERLESS_AGE seconds ago.
+ * pshm-named files without a header (another program's file, or a creator
+ * killed before writing it): nothing names a creator, so they are left
+ * alone, whatever their size, age or use, and shown without -v with how to
+ * remove them by hand.
  */
 static void check_headerless(const char *tag)
 {
-    char old[64], held[64], mapped[64], young[64], path[512], args[64];
+    char old[64], empty[64], shortf[64], args[64], path[512];
     unsigned u = (unsigned)geteuid();
 
     snprintf(old, sizeof old, "pshm.%u.%s.s0", u, tag);
-    snprintf(held, sizeof held, "pshm.%u.%s.s1", u, tag);
-    snprintf(mapped, sizeof mapped, "pshm.%u.%s.q0", u, tag);
-    snprintf(young, sizeof young, "pshm.%u.%s.s2", u, tag);
-    plant_headerless(old, SEG_HDR_SIZE, 60);
-    plant_headerless(held, 0, 60);       /* empty: killed before sizing it */
-    plant_headerless(mapped, SEG_HDR_SIZE, 60);
-    plant_headerless(young, SEG_HDR_SIZE, 0);
-    snprintf(path, sizeof path, "%s/%s", tmpdir, held);
-    int hfd = open(path, O_RDONLY);
-    snprintf(path, sizeof path, "%s/%s", tmpdir, mapped);
-    int mfd = open(path, O_RDWR);
-    CHECK(hfd >= 0 && mfd >= 0);
-    void *map = mmap(NULL, SEG_HDR_SIZE, PROT_READ, MAP_SHARED, mfd, 0);
-    CHECK(map != MAP_FAILED);
-    close(mfd); /* held by the mapping alone */
+    snprintf(empty, sizeof empty, "pshm.%u.%s.s1", u, tag);
+    snprintf(shortf, sizeof shortf, "pshm.%u.%s.q0", u, tag);
+    plant_headerless(old, SEG_HDR_SIZE, 3600);
+    plant_headerless(empty, 0, 3600);     /* empty: killed before sizing it */
+    write_file(shortf, "short, not pshm's\n", 18);
+    snprintf(args, sizeof args, "--job %s", tag);
+    cleanup_run(args, 0);
+    expect_line(old, "no pshm header");
+    expect_line(empty, "no pshm header");
+    expect_line(shortf, "no pshm header");
+    expect_line(old, "remove it by hand");
+    expect_no_line("removed      "); /* a row, not the summary */
+    CHECK(exists(old) && exists(empty) && exists(shortf));
+    checks++;
+    snprintf(args, sizeof args, "--status --job %s", tag);
+    cleanup_run(args, 0); /* nothing of a dead job: status 0 */
+    const char *names[] = {old, empty, shortf};
+    for (int i = 0; i < 3; i++) {
+        snprintf(path, sizeof path, "%s/%s", tmpdir, names[i]);
+        CHECK(unlink(path) == 0);
+    }
+}
 
-    snprintf(args, sizeof args, "-v --job %s", tag);
+/* Forks a child that creates a SysV segment of `len` zero bytes with `key`
+ * (no header: as if killed before writing it) and exits (live: pauses).
+ * Returns its pid once the segment exists. */
+static pid_t plant_bare_sysv(uint32_t key, bool live)
+{
+    int p[2];
+    char ok = 0;
+    pid_t pid = fork_planter(p);
+    if (pid == 0) {
+        ok = shmget((key_t)key, SEG_HDR_SIZE, IPC_CREAT | IPC_EXCL | 0600) >= 0;
+        if (write(p[1], &ok, 1) != 1) _exit(4);
+        if (live)
+            for (;;) pause();
+        _exit(0);
+    }
+    close(p[1]);
+    if (read(p[0], &ok, 1) != 1) ok = 0;
+    close(p[0]);
+    if (!live || !ok) waitpid(pid, NULL, 0);
+    CHECK(ok);
+    return pid;
+}
+
+static bool sysv_exists(uint32_t key) { return shmget((key_t)key, 0, 0) >= 0; }
+
+/*
+ * SysV segments without a header: removed when the key is the hash of a
+ * name of a job pshm-cleanup knows (--job, or another object of the job),
+ * the creator is dead and nobody has it attached; in use while the creator
+ * lives; another program's (a key of no pshm name) never touched.
+ */
+static void check_sysv_headerless(const char *tag)
+{
+    char s0[64], q0[64], foreign[64], args[96];
+    unsigned u = (unsigned)geteuid();
+
+    snprintf(s0, sizeof s0, "pshm.%u.%s.s0", u, tag);
+    snprintf(q0, sizeof q0, "pshm.%u.%s.q0", u, tag);
+    snprintf(foreign, sizeof foreign, "other.%u.%s", u, tag);
+    uint32_t ks0 = seg_sysv_key(s0), kq0 = seg_sysv_key(q0), kf = seg_sysv_key(foreign);
+    plant_bare_sysv(ks0, false);
+    pid_t live = plant_bare_sysv(kq0, true);
+    plant_bare_sysv(kf, false);
+
+    snprintf(args, sizeof args, "--list --status --job %s", tag);
     cleanup_run(args, 1);
-    expect_line(old, "removed");
-    expect_line(held, "in-use");
-    expect_line(mapped, "in-use");
-    expect_line(young, "too-young");
-    CHECK(!exists(old) && exists(held) && exists(mapped) && exists(young));
+    expect_line(s0, "stale");
+    expect_line(q0, "in-use");
+    snprintf(args, sizeof args, "--job %s", tag);
+    cleanup_run(args, 0);
+    expect_line(s0, "removed");
+    expect_line(q0, "in-use");
+    CHECK(!sysv_exists(ks0) && sysv_exists(kq0) && sysv_exists(kf));
     checks++;
 
-    /* Released, the held ones go too (the young one only when old enough). */
-    close(hfd);
-    munmap(map, SEG_HDR_SIZE);
-    cleanup_run(args, 1);
-    expect_line(held, "removed");
-    expect_line(mapped, "removed");
-    CHECK(!exists(held) && !exists(mapped) && exists(young));
+    /* Its creator dead, the job is known only from --job or a header. */
+    end_child(live);
+    cleanup_run("--list", 0);
+    expect_no_line(q0);
+    if (HAVE_OBJECTS) {
+        plant(tag, PLANT_DEAD, -1); /* segment 0 of the job, with a header */
+        cleanup_run("--list", 0);
+        expect_line(q0, "stale");
+    }
+    cleanup_run(args, 0);
+    expect_line(q0, "removed");
+    CHECK(!sysv_exists(kq0) && sysv_exists(kf));
+    expect_count(tag, 0);
     checks++;
-    snprintf(path, sizeof path, "%s/%s", tmpdir, young);
-    CHECK(unlink(path) == 0);
+    CHECK(shmctl(shmget((key_t)kf, 0, 0), IPC_RMID, NULL) == 0);
+    printf("SysV segments without a header: removed only when of a known job, creator dead, "
+           "unattached: ok\n");
+}
+
+/*
+ * Run from another PID namespace, pshm-cleanup cannot see the creators of
+ * this one: it must not take them for dead. Root only (unshare).
+ */
+static void check_pidns(const char *tag)
+{
+    char args[128];
+    if (!th_can_unshare() || system("unshare --pid --fork --mount-proc true 2>/dev/null") != 0) {
+        printf("another PID namespace: skipped (needs root and unshare --pid)\n");
+        return;
+    }
+    pid_t pl = plant(tag, PLANT_LIVE, -1);
+    snprintf(args, sizeof args, "--job %s", tag);
+    snprintf(cmd, sizeof cmd, "unshare --pid --fork --mount-proc %s %s", th_tool("pshm-cleanup"),
+             args);
+    int rc = th_run(cmd, out, sizeof out);
+    if (rc != 0) {
+        fprintf(stderr, "FAIL: '%s' exited %d, expected 0; output:\n%s\n", cmd, rc, out);
+        exit(T_FAIL);
+    }
+    expect_line(tag, "not-judged");
+    expect_no_line("removed      "); /* a row, not the summary */
+    expect_count(tag, 1);
+    end_child(pl);
+    cleanup_run(args, 0); /* from the creator's namespace: dead, removed */
+    expect_line(tag, "removed");
+    expect_count(tag, 0);
+    printf("from another PID namespace, a live job's objects are not judged: ok\n");
 }
 
 /* Leaks planted through the library: listed, removed or kept as they should. */
@@ -368,14 +474,16 @@ static void check_leaks(unsigned id)
     pid_t pb = plant(b, PLANT_DEAD, -1);
     expect_count(a, 1);
     snprintf(pidbuf, sizeof pidbuf, " %d dead", (int)pa);
+    snprintf(job, sizeof job, "--list --status --job %s", a);
+    cleanup_run(job, 1); /* --status: found something */
     snprintf(job, sizeof job, "--list --job %s", a);
-    cleanup_run(job, 1);
+    cleanup_run(job, 0);
     expect_line(a, pidbuf);
     expect_line(a, "stale");
     expect_no_line(b);
 
     snprintf(job, sizeof job, "--dry-run --job %s", a);
-    cleanup_run(job, 1);
+    cleanup_run(job, 0);
     expect_line(a, "would-remove");
     expect_count(a, 1);
 
@@ -385,8 +493,8 @@ static void check_leaks(unsigned id)
     expect_line(a, "too-young");
     expect_count(a, 1);
 
-    /* --job removes that job only. */
-    snprintf(job, sizeof job, "--job %s", a);
+    /* --job removes that job only; done is status 0, found is 1 with --status. */
+    snprintf(job, sizeof job, "--status --job %s", a);
     cleanup_run(job, 1);
     expect_line(a, "removed");
     expect_count(a, 0);
@@ -394,11 +502,11 @@ static void check_leaks(unsigned id)
     cleanup_run(job, 0);
     expect_line("no pshm objects found", NULL);
     snprintf(job, sizeof job, "--list --job %s", b);
-    cleanup_run(job, 1);
+    cleanup_run(job, 0);
     snprintf(pidbuf, sizeof pidbuf, " %d dead", (int)pb);
     expect_line(b, pidbuf);
     snprintf(job, sizeof job, "-q --job %s", b);
-    cleanup_run(job, 1);
+    cleanup_run(job, 0);
     CHECK(out[0] == 0);
     expect_count(b, 0);
     printf("dead job listed, dry run, --older-than, --job, removal: ok\n");
@@ -412,14 +520,14 @@ static void check_leaks(unsigned id)
     expect_line(live, pidbuf);
     expect_count(live, 1);
     end_child(pl);
-    cleanup_run(job, 1);
+    cleanup_run(job, 0);
     expect_line(live, "removed");
     expect_count(live, 0);
 
     /* A live pid with another start time is a recycled pid: the creator is dead. */
     pid_t pr = plant(reused, PLANT_REUSED, -1);
     snprintf(job, sizeof job, "--job %s", reused);
-    cleanup_run(job, 1);
+    cleanup_run(job, 0);
     expect_line(reused, "removed");
     expect_count(reused, 0);
     end_child(pr);
@@ -436,7 +544,7 @@ static void check_leaks(unsigned id)
         usleep(1000);
     }
     snprintf(job, sizeof job, "--job %s", zombie);
-    cleanup_run(job, 1);
+    cleanup_run(job, 0);
     expect_line(zombie, "removed");
     waitpid(pz, NULL, 0);
     expect_count(zombie, 0);
@@ -452,7 +560,7 @@ static void check_leaks(unsigned id)
         expect_no_line(other);
         expect_count(other, 1);
         snprintf(job, sizeof job, "--all-users --job %s", other);
-        cleanup_run(job, 1);
+        cleanup_run(job, 0);
         expect_line(other, "removed");
         expect_count(other, 0);
         printf("another user's leak: ok\n");
@@ -462,12 +570,6 @@ static void check_leaks(unsigned id)
 
 }
 
-/* The none backend creates nothing in the system: there is nothing to plant. */
-#if PSHM_BACKEND_NONE
-#define HAVE_OBJECTS 0
-#else
-#define HAVE_OBJECTS 1
-#endif
 
 int main(void)
 {
@@ -487,8 +589,14 @@ int main(void)
     check_cannot_remove(tagx);
     snprintf(tagx, sizeof tagx, "tch%u", id);
     check_headerless(tagx);
-    printf("files without a header: removed only when old and held by nobody: ok\n");
-    if (HAVE_OBJECTS) check_leaks(id);
+    printf("files without a header: left alone and shown: ok\n");
+    snprintf(tagx, sizeof tagx, "tcs%u", id);
+    check_sysv_headerless(tagx);
+    if (HAVE_OBJECTS) {
+        check_leaks(id);
+        snprintf(tagx, sizeof tagx, "tcn%u", id);
+        check_pidns(tagx);
+    }
     else printf("planted leaks: skipped (the %s backend creates no objects)\n", PSHM_BACKEND_NAME);
 
     CHECK(rmdir(tmpdir) == 0);

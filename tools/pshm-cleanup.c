@@ -6,12 +6,15 @@
  * pattern (files), it is a regular file opened without following links (or a
  * SysV segment), and its first page carries the pshm header. Anything else is
  * left alone. The creator is alive if its pid exists with the start time
- * recorded in the header, so a recycled pid does not keep a leak alive.
- * Every removal re-checks that the name still leads to the object examined:
- * two runs at once, or an object vanishing meanwhile, are harmless.
+ * recorded in the header, so a recycled pid does not keep a leak alive; a
+ * creator of another PID namespace cannot be judged by its pid, and its
+ * objects are never removed. Every removal re-checks that the name still
+ * leads to the object examined: two runs at once, or an object vanishing
+ * meanwhile, are harmless.
  */
 #include "internal.h"
 #include "segment/segment.h"
+#include "launch.h"
 #include "tools/util/cli.h"
 
 #include <dirent.h>
@@ -28,15 +31,16 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Exit codes (documented in --help and pshm-cleanup(1)). */
-enum { EXIT_NOTHING = 0, EXIT_REMOVED = 1, EXIT_USAGE = 2, EXIT_FAILED = 3 };
+/* Exit codes (documented in --help and pshm-cleanup(1)): 0 is a job done,
+ * whether or not something was removed; 1 only with --status. */
+enum { EXIT_DONE = 0, EXIT_FOUND = 1, EXIT_USAGE = 2, EXIT_FAILED = 3 };
 
 #define SHM_DIR "/dev/shm"
 #define SYSV_LIST "/proc/sysvipc/shm"
 #define MAX_DIRS 16
 
 static struct {
-    bool dry_run, list, all_users;
+    bool dry_run, list, all_users, status;
     int verbose;             /* -1 quiet, 0 normal, 1 verbose */
     const char *job;         /* --job TAG, or NULL */
     uint64_t older_than;     /* seconds; 0: any age */
@@ -49,18 +53,44 @@ static struct {
     int removed;
     int in_use;
     int young;      /* stale but younger than --older-than */
+    int unjudged;   /* creator in another PID namespace: never removed */
     int failed;
     bool header;    /* table header printed */
 } tally;
 
 static uid_t me;
 static time_t now;
+static uint64_t my_pidns;
+
+/* The jobs whose headers were seen: a SysV segment without a header is
+ * recognized by a key derived from one of their names (see sysv_headerless). */
+typedef struct known_job {
+    char tag[24];
+    uid_t uid;
+    uint32_t nranks;
+} known_job_t;
+static known_job_t known[256];
+static int nknown;
+
+static void know_job(const char *tag, uid_t uid, uint32_t nranks)
+{
+    for (int i = 0; i < nknown; i++)
+        if (known[i].uid == uid && !strcmp(known[i].tag, tag)) {
+            if (nranks > known[i].nranks) known[i].nranks = nranks;
+            return;
+        }
+    if (nknown == (int)PSHM_ARRAY_LEN(known)) return;
+    snprintf(known[nknown].tag, sizeof known[nknown].tag, "%s", tag);
+    known[nknown].uid = uid;
+    known[nknown++].nranks = nranks;
+}
 
 /* ------------------------------------------------------------ liveness */
 
 /* The creator's state (seg_pid_state): pid plus start time, so that a
  * recycled pid is not mistaken for the creator. */
-enum { CREATOR_ALIVE = SEG_PID_ALIVE, CREATOR_DEAD = SEG_PID_DEAD, CREATOR_REUSED = SEG_PID_REUSED };
+enum { CREATOR_ALIVE = SEG_PID_ALIVE, CREATOR_DEAD = SEG_PID_DEAD, CREATOR_REUSED = SEG_PID_REUSED,
+       CREATOR_UNKNOWN = -1 /* of another PID namespace */ };
 
 static int creator_state(const seg_meta_t *m) { return seg_pid_state(m->pid, m->pid_start); }
 
@@ -102,7 +132,7 @@ static void print_obj(const char *status, const char *type, uid_t owner, const s
         snprintf(creator, sizeof creator, "-");
     else
         snprintf(creator, sizeof creator, "%d %s", (int)m->pid,
-                 cstate == CREATOR_ALIVE ? "alive" : "dead");
+                 cstate == CREATOR_UNKNOWN ? "?" : cstate == CREATOR_ALIVE ? "alive" : "dead");
     print_header();
     printf("%-12s %-5s %-7s %-8s %9s %5s %-16s %4d %-12s %s%s%s\n", status, type,
            m->kind == SEG_KIND_REGION ? "region" : "segment", user_name(owner, user, sizeof user),
@@ -155,8 +185,17 @@ enum { ACT_KEEP, ACT_REMOVE };
 static int decide(const char *type, uid_t owner, const seg_meta_t *m, bool attached,
                   const char *shown, int *cstate)
 {
+    know_job(m->tag, owner, m->nranks);
     if (opt.job && strcmp(opt.job, m->tag)) {
         if (opt.verbose > 0) print_skip(false, shown, "another job");
+        return ACT_KEEP;
+    }
+    /* A pid is only meaningful in its own PID namespace (a container's pid 7
+     * is some other process, or none, here): never judge it from another. */
+    if (m->pidns == 0 || my_pidns == 0 || m->pidns != my_pidns) {
+        tally.unjudged++;
+        print_obj("not-judged", type, owner, m, CREATOR_UNKNOWN, shown,
+                  "(creator in another PID namespace: run pshm-cleanup in the job's)");
         return ACT_KEEP;
     }
     *cstate = creator_state(m);
@@ -231,50 +270,23 @@ static int unlink_checked(int dfd, const char *name, const char *shown, const st
 }
 
 /*
- * A pshm-named regular file of ours without a header (empty, or zeros where
- * the header goes): its creator was killed between creating it and writing
- * the header, a window of microseconds since the header is written first.
- * Nothing in it names a creator, so it is a leftover when no process has it
- * open or mapped and it was not modified for SEG_HEADERLESS_AGE seconds
- * (a process of another pid namespace, invisible in /proc, would be
- * creating it right now only if it had been stopped inside that window).
+ * A pshm-named regular file without a (complete) header: a file of someone
+ * else's with a pshm-like name, or one whose creator was killed within
+ * microseconds of creating it (the header is written first). Nothing in it
+ * names a creator, so nothing can show it is a leftover: it is left alone
+ * and shown, with how to remove it by hand.
  */
-static void scan_headerless(int dfd, const char *type, const char *name, const char *shown,
-                            const struct stat *st)
+static void scan_headerless(const char *shown, const char *name)
 {
-    seg_meta_t m;
+    char why[200];
     unsigned uid;
-    int index = 0;
-    char kind = 0;
-
-    memset(&m, 0, sizeof m);
-    /* name_is_pshm() checked the pattern: "pshm.<uid>.<tag>.<kind><index>". */
-    if (sscanf(name, "pshm.%u.%23[a-z0-9].%c%d", &uid, m.tag, &kind, &index) != 4) return;
-    m.kind = (uint32_t)kind;
-    m.rank = index;
-    m.len = (uint64_t)st->st_size;
-    m.created = (uint64_t)st->st_mtime;
-    uint64_t age = (uint64_t)now > m.created ? (uint64_t)now - m.created : 0;
-    if (seg_file_in_use(st->st_dev, st->st_ino)) {
-        tally.in_use++;
-        print_obj("in-use", type, st->st_uid, &m, CREATOR_ALIVE, shown, "(no header yet)");
-        return;
-    }
-    if (age < SEG_HEADERLESS_AGE || (opt.older_than && age < opt.older_than)) {
-        tally.young++;
-        print_obj("too-young", type, st->st_uid, &m, CREATOR_DEAD, shown, "(no header)");
-        return;
-    }
-    tally.stale++;
-    if (opt.list || opt.dry_run) {
-        print_obj(opt.list ? "stale" : "would-remove", type, st->st_uid, &m, CREATOR_DEAD,
-                  shown, "(no header: its creator died creating it)");
-        return;
-    }
-    if (unlink_checked(dfd, name, shown, st, type, &m, CREATOR_DEAD) == 0) {
-        tally.removed++;
-        print_obj("removed", type, st->st_uid, &m, CREATOR_DEAD, shown, "(no header)");
-    }
+    char tag[24];
+    if (sscanf(name, "pshm.%u.%23[a-z0-9].", &uid, tag) == 2)
+        snprintf(why, sizeof why, "no pshm header: not judged, left alone; if no job %s is "
+                 "running, remove it by hand", tag);
+    else
+        snprintf(why, sizeof why, "no pshm header: left alone");
+    print_skip(true, shown, why);
 }
 
 static void scan_file(int dfd, const char *dir, const char *type, const char *name)
@@ -325,10 +337,8 @@ static void scan_file(int dfd, const char *dir, const char *type, const char *na
     memset(&m, 0, sizeof m);
     ssize_t got = pread(fd, &m, sizeof m, 0);
     if (got >= 0 && (got < (ssize_t)sizeof m || seg_meta_unwritten(&m))) {
-        /* Our own descriptor must not make it look held. */
-        close(fd);
-        scan_headerless(dfd, type, name, shown, &fst);
-        return;
+        scan_headerless(shown, name);
+        goto out;
     }
     if (got != (ssize_t)sizeof m) {
         print_skip(false, shown, strerror(errno));
@@ -391,44 +401,13 @@ static void scan_dir(const char *dir, const char *type, bool must_exist)
 
 /* ------------------------------------------------------------------ SysV */
 
-static void scan_sysv_one(int shmid, uint32_t key, unsigned mode, uint64_t size, pid_t cpid,
-                          unsigned long nattch, uid_t owner)
+/* Removes a stale segment unless, since the listing, it vanished, was
+ * attached or is not the one examined (another creator). */
+static void remove_sysv(int shmid, pid_t cpid, uid_t owner, const seg_meta_t *m, int cstate,
+                        const char *full, const char *note)
 {
-    char shown[64];
-    seg_meta_t m;
     struct shmid_ds ds;
-    const char *why;
-    int cstate = CREATOR_DEAD;
 
-    snprintf(shown, sizeof shown, "sysv shmid %d", shmid);
-    /* Marked for removal already: it goes away with its last mapping. */
-    if (mode & SHM_DEST) return;
-    if (owner != me && !opt.all_users) return;
-    if (size < sizeof m) return;
-    void *p = shmat(shmid, NULL, SHM_RDONLY);
-    if (p == (void *)-1) {
-        if (errno != EINVAL && errno != EIDRM && opt.verbose > 0)
-            print_skip(false, shown, strerror(errno));
-        return;
-    }
-    memcpy(&m, p, sizeof m);
-    shmdt(p);
-    if ((why = meta_problem(&m)) != NULL) {
-        print_skip(false, shown, why);
-        return;
-    }
-    /* A header copied into someone else's segment would not name its creator
-     * and its key. */
-    unsigned hkey;
-    if (m.pid != (int32_t)cpid || (sscanf(m.name, "key 0x%x", &hkey) == 1 && hkey != key)) {
-        print_skip(false, shown, "pshm header of another segment: left alone");
-        return;
-    }
-    char full[160];
-    snprintf(full, sizeof full, "sysv shmid %d (%s)", shmid, m.name);
-    if (decide("sysv", owner, &m, nattch > 0, full, &cstate) != ACT_REMOVE) return;
-
-    /* Between the listing and now, someone may have attached or removed it. */
     if (shmctl(shmid, IPC_STAT, &ds) < 0) {
         tally.stale--;
         print_skip(false, full, "vanished before removal");
@@ -446,12 +425,143 @@ static void scan_sysv_one(int shmid, uint32_t key, unsigned mode, uint64_t size,
             return;
         }
         int e = errno;
-        print_obj("FAILED", "sysv", owner, &m, cstate, full, NULL);
+        print_obj("FAILED", "sysv", owner, m, cstate, full, note);
         fail(full, e);
         return;
     }
     tally.removed++;
-    print_obj("removed", "sysv", owner, &m, cstate, full, NULL);
+    print_obj("removed", "sysv", owner, m, cstate, full, note);
+}
+
+/* SysV segments of ours whose header was never written, examined once every
+ * job's tag has been seen. */
+typedef struct bare_seg {
+    int shmid;
+    uint32_t key;
+    pid_t cpid;
+    unsigned long nattch;
+    uid_t owner;
+    uint64_t size;
+} bare_seg_t;
+static bare_seg_t bare[256];
+static int nbare;
+
+static void scan_sysv_one(int shmid, uint32_t key, unsigned mode, uint64_t size, pid_t cpid,
+                          unsigned long nattch, uid_t owner)
+{
+    char shown[64];
+    seg_meta_t m;
+    const char *why;
+    int cstate = CREATOR_DEAD;
+
+    snprintf(shown, sizeof shown, "sysv shmid %d", shmid);
+    /* Marked for removal already: it goes away with its last mapping. */
+    if (mode & SHM_DEST) return;
+    if (owner != me && !opt.all_users) return;
+    if (size < sizeof m) return;
+    void *p = shmat(shmid, NULL, SHM_RDONLY);
+    if (p == (void *)-1) {
+        if (errno != EINVAL && errno != EIDRM && opt.verbose > 0)
+            print_skip(false, shown, strerror(errno));
+        return;
+    }
+    memcpy(&m, p, sizeof m);
+    shmdt(p);
+    if (seg_meta_unwritten(&m)) {
+        if (nbare < (int)PSHM_ARRAY_LEN(bare))
+            bare[nbare++] = (bare_seg_t){shmid, key, cpid, nattch, owner, size};
+        return;
+    }
+    if ((why = meta_problem(&m)) != NULL) {
+        print_skip(false, shown, why);
+        return;
+    }
+    /* A header copied into someone else's segment would not name its creator
+     * and its key. */
+    unsigned hkey;
+    if (m.pid != (int32_t)cpid || (sscanf(m.name, "key 0x%x", &hkey) == 1 && hkey != key)) {
+        print_skip(false, shown, "pshm header of another segment: left alone");
+        return;
+    }
+    char full[160];
+    snprintf(full, sizeof full, "sysv shmid %d (%s)", shmid, m.name);
+    if (decide("sysv", owner, &m, nattch > 0, full, &cstate) != ACT_REMOVE) return;
+    remove_sysv(shmid, cpid, owner, &m, cstate, full, NULL);
+}
+
+/* Fills m with the job, kind and index whose object name hashes to `key`
+ * (among the jobs seen and --job); false if none does. */
+static bool bare_owner_job(const bare_seg_t *b, seg_meta_t *m)
+{
+    char name[SEG_NAME_MAX];
+    for (int j = -1; j < nknown; j++) {
+        const char *tag = j < 0 ? opt.job : known[j].tag;
+        uid_t uid = j < 0 ? b->owner : known[j].uid;
+        /* --job: any rank a launcher allows; a job seen: its own size. */
+        uint32_t n = j < 0 ? LAUNCH_MAX_PROCS : known[j].nranks;
+        if (tag == NULL || uid != b->owner) continue;
+        for (uint32_t i = 0; i < n; i++)
+            for (int k = 0; k < 2; k++) {
+                char kind = k ? SEG_KIND_REGION : SEG_KIND_SEGMENT;
+                snprintf(name, sizeof name, "pshm.%u.%s.%c%u", (unsigned)uid, tag, kind, i);
+                if (seg_sysv_key(name) != b->key) continue;
+                memset(m, 0, sizeof *m);
+                snprintf(m->tag, sizeof m->tag, "%s", tag);
+                snprintf(m->name, sizeof m->name, "%s", name);
+                m->kind = (uint32_t)kind;
+                m->rank = (int32_t)i;
+                m->pid = (int32_t)b->cpid;
+                m->len = b->size;
+                m->created = (uint64_t)now;
+                return true;
+            }
+    }
+    return false;
+}
+
+/*
+ * A SysV segment whose creator died between shmget and writing the header.
+ * It is pshm's when its key is the hash of a pshm name of a job we know (from
+ * --job, or from another object of that job with a header), the owner is the
+ * name's uid, and its first page is still zero. It is stale when, further,
+ * nobody has it attached and its creator, as the kernel recorded it, is dead
+ * in this PID namespace (the kernel shows a creator of a namespace we cannot
+ * see as pid 0: then it is not judged). Anything else is left alone.
+ */
+static void sysv_headerless(void)
+{
+    for (int i = 0; i < nbare; i++) {
+        const bare_seg_t *b = &bare[i];
+        seg_meta_t m;
+        char full[160];
+        if (!bare_owner_job(b, &m)) {
+            char shown[64];
+            snprintf(shown, sizeof shown, "sysv shmid %d", b->shmid);
+            print_skip(false, shown, "not a pshm object: no pshm header");
+            continue;
+        }
+        if (opt.job && strcmp(opt.job, m.tag)) continue;
+        snprintf(full, sizeof full, "sysv shmid %d (%s, key 0x%08x)", b->shmid, m.name, b->key);
+        if (b->cpid <= 0) {
+            tally.unjudged++;
+            print_obj("not-judged", "sysv", b->owner, &m, CREATOR_UNKNOWN, full,
+                      "(no header; creator in another PID namespace)");
+            continue;
+        }
+        int cstate = seg_pid_state(b->cpid, 0);
+        if (cstate == CREATOR_ALIVE || b->nattch > 0) {
+            tally.in_use++;
+            print_obj("in-use", "sysv", b->owner, &m, cstate, full, "(no header yet)");
+            continue;
+        }
+        tally.stale++;
+        if (opt.list || opt.dry_run) {
+            print_obj(opt.list ? "stale" : "would-remove", "sysv", b->owner, &m, cstate, full,
+                      "(no header: its creator died creating it)");
+            continue;
+        }
+        remove_sysv(b->shmid, b->cpid, b->owner, &m, cstate, full, "(no header)");
+    }
 }
 
 static int scan_sysv_ent(const seg_sysv_ent_t *e, void *arg)
@@ -488,15 +598,16 @@ static void usage(void)
            "      --dir DIR        also scan directory DIR for file-backend objects\n"
            "                       (repeatable, up to %d)\n"
            "  -a, --all-users      objects of every user (root only)\n"
+           "  -s, --status         exit 1 if objects of dead jobs were found (for scripts)\n"
            "  -q, --quiet          print nothing but errors\n"
            "  -v, --verbose        also show what was skipped and why\n"
            "  -h, --help           show this help\n"
            "  -V, --version        show the version\n"
            "\n"
            "Exit status:\n"
-           "  0  nothing to remove (no object of a dead job found)\n"
-           "  1  objects of dead jobs found, and all removed (with --dry-run or --list:\n"
-           "     found, and removable)\n"
+           "  0  done: every object of a dead job found was removed (or there was none)\n"
+           "  1  with --status only: objects of dead jobs were found (and removed, unless\n"
+           "     --dry-run or --list)\n"
            "  2  bad usage\n"
            "  3  some objects could not be removed (permission, or a --dir unreadable)\n",
            cli_prog, MAX_DIRS);
@@ -537,6 +648,7 @@ static void parse_args(int argc, char **argv)
         if (!strcmp(a, "-n") || !strcmp(a, "--dry-run")) opt.dry_run = true;
         else if (!strcmp(a, "-l") || !strcmp(a, "--list")) opt.list = true;
         else if (!strcmp(a, "-a") || !strcmp(a, "--all-users")) opt.all_users = true;
+        else if (!strcmp(a, "-s") || !strcmp(a, "--status")) opt.status = true;
         else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) opt.verbose = -1;
         else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) opt.verbose = 1;
         else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -578,6 +690,7 @@ int main(int argc, char **argv)
     parse_args(argc, argv);
     me = geteuid();
     now = time(NULL);
+    my_pidns = seg_pidns();
 
     scan_dir(SHM_DIR, "posix", false);
     scan_sysv();
@@ -585,18 +698,21 @@ int main(int argc, char **argv)
     if ((e = getenv("TMPDIR")) && e[0] == '/') scan_dir(e, "file", false);
     scan_dir("/tmp", "file", false);
     for (int i = 0; i < opt.ndirs; i++) scan_dir(opt.dirs[i], "file", true);
+    sysv_headerless(); /* after every header was seen: the jobs it may belong to */
 
     if (opt.verbose >= 0) {
-        if (tally.stale == 0 && tally.in_use == 0 && tally.young == 0 && tally.failed == 0)
+        if (tally.stale == 0 && tally.in_use == 0 && tally.young == 0 && tally.failed == 0 &&
+            tally.unjudged == 0)
             printf("no pshm objects found\n");
         else
-            printf("%d stale object%s %s, %d in use, %d too young, %d could not be removed\n",
+            printf("%d stale object%s %s, %d in use, %d too young, %d could not be removed%s\n",
                    opt.list || opt.dry_run ? tally.stale : tally.removed,
                    (opt.list || opt.dry_run ? tally.stale : tally.removed) == 1 ? "" : "s",
                    opt.list ? "found" : opt.dry_run ? "would be removed" : "removed",
-                   tally.in_use, tally.young, tally.failed);
+                   tally.in_use, tally.young, tally.failed,
+                   tally.unjudged ? ", some not judged (another PID namespace)" : "");
     }
     fflush(stdout);
     if (tally.failed) return EXIT_FAILED;
-    return tally.stale ? EXIT_REMOVED : EXIT_NOTHING;
+    return opt.status && tally.stale ? EXIT_FOUND : EXIT_DONE;
 }
