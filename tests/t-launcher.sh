@@ -129,6 +129,50 @@ else
     else ok "no object of job $tag remains ($backend backend)"; fi
 fi
 
+# --- -x VAR[=VALUE], as mpirun has it
+export T_LAUNCHER_KEEP=kept
+expect 0 "" -- -n 2 -x T_NEW=set -x T_LAUNCHER_KEEP -x T_EMPTY= \
+    sh -c 'test "$T_NEW" = set && test "$T_LAUNCHER_KEEP" = kept && test "${T_EMPTY-unset}" = ""'
+expect 0 "" -- -n 2 -x T_X=a=b sh -c 'test "$T_X" = a=b'
+expect 2 "T_UNSET_VAR is not set in pshmrun's environment" -- -n 2 -x T_UNSET_VAR true
+expect 2 "pshmrun sets PSHM_RANK" -- -n 2 -x PSHM_RANK=3 true
+expect 2 "is not valid" -- -n 2 -x 1BAD=3 true
+expect 2 "is not valid" -- -n 2 -x "A B=3" true
+expect 2 "needs a value" -- -n 2 -x
+
+# --- --tag-output: every line of stdout and stderr prefixed with [rank],
+# written whole: each rank writes its lines in two pieces each.
+expect 0 "" -- -n 4 --tag-output sh -c 'i=0; while [ $i -lt 300 ]; do
+    printf "r%s-" "$PSHM_RANK"; printf "line-%s\n" $i; printf "e%s-" "$PSHM_RANK" >&2
+    printf "err-%s\n" $i >&2; i=$((i + 1)); done; printf "last"'
+badl=$(grep -cvE '^\[([0-3])\] ((r|e)[0-3]-(line|err)-[0-9]+|last)$' "$T/out")
+mism=$(sed -nE 's/^\[([0-3])\] [re]([0-3])-.*/\1 \2/p' "$T/out" | awk '$1 != $2' | wc -l)
+for r in 0 1 2 3; do
+    n=$(grep -cE "^\[$r\] (r$r-line|e$r-err)-[0-9]+$" "$T/out")
+    [ "$n" -eq 600 ] || bad "--tag-output: rank $r has $n whole lines, expected 600"
+    grep -qx "\[$r\] last" "$T/out" || bad "--tag-output: rank $r's unfinished last line is missing"
+done
+if [ "$badl" -ne 0 ] || [ "$mism" -ne 0 ]; then
+    bad "--tag-output: $badl malformed or mixed lines, $mism under another rank's prefix:"
+    grep -vE '^\[([0-3])\] ((r|e)[0-3]-(line|err)-[0-9]+|last)$' "$T/out" | head -5
+else ok "--tag-output: 4 x 601 lines each whole and under its own rank"; fi
+expect 3 "rank 1 (pid [0-9]*) exited with status 3" -- -n 2 --tag-output sh -c \
+    'echo "said $PSHM_RANK"; [ "$PSHM_RANK" = 1 ] && exit 3; exec sleep 5'
+grep -qx "\[1\] said 1" "$T/out" || bad "--tag-output: the failing rank's output is missing"
+
+# --- each death told once, also with -v
+expect 137 "" -- -v -n 3 sh -c '[ "$PSHM_RANK" = 1 ] && kill -9 $$; exec sleep 5'
+n=$(grep -c "rank 1 (pid [0-9]*).*signal 9" "$T/out")
+[ "$n" -eq 1 ] && ok "-v: rank 1's death told once" ||
+    { bad "-v: rank 1's death told $n times:"; sed 's/^/    /' "$T/out"; }
+
+# --- a program's usage error in a job: printed once, by rank 0, every time
+for i in 1 2 3 4 5; do
+    expect 2 "rank 0 (pid [0-9]*) exited with status 2" -- -n 4 "$B/tools/pshm-info" --bogus
+    n=$(grep -c "unknown option '--bogus'" "$T/out")
+    [ "$n" -eq 1 ] || { bad "a usage error under pshmrun -n 4 was printed $n times:"; sed 's/^/    /' "$T/out"; }
+done
+
 if [ $fails -gt 0 ]; then echo "$fails check(s) failed"; exit 1; fi
 echo "all launcher checks passed"
 exit 0

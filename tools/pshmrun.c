@@ -14,6 +14,7 @@
 #include "internal.h"
 #include "launch.h"
 #include "tools/util/cli.h"
+#include "tools/util/taglines.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -43,10 +44,12 @@ typedef struct proc {
     size_t hgot;
     char *payload;
     size_t pgot;
+    taglines_t out[2];    /* --tag-output: its stdout and stderr */
 } proc_t;
 
 static struct {
     int n, hosts, verbose;
+    bool tag_output;
     uint32_t timeout_ms, exit_timeout_ms;
     char **argv;
     char tag[PSHM_TAG_MAX + 1];
@@ -86,6 +89,10 @@ static void usage(void)
            "      --timeout SEC    end the job after SEC seconds (exit status 124)\n"
            "      --exit-timeout SEC  grace between SIGTERM and SIGKILL when the job\n"
            "                       ends early (default GASNET_EXITTIMEOUT, else 2)\n"
+           "  -x VAR[=VALUE]       set VAR to VALUE in the processes, or pass on\n"
+           "                       pshmrun's own VAR (repeatable; as mpirun -x)\n"
+           "      --tag-output     prefix every line of the processes' stdout and\n"
+           "                       stderr with [RANK]; lines are never mixed\n"
            "  -v, --verbose        tell what happens on stderr\n"
            "  -h, --help           show this help\n"
            "      --version        show the version\n\n"
@@ -115,12 +122,42 @@ static void warn_env(void)
 
 /* --------------------------------------------------------- command line */
 
+/* -x VAR[=VALUE]: set in pshmrun's environment, which the processes inherit
+ * (and pshmrun's own cleanup then looks where the job puts its objects). */
+static void export_var(const char *v)
+{
+    static const char *const reserved[] = { LAUNCH_ENV_RANK, LAUNCH_ENV_SIZE, LAUNCH_ENV_TAG,
+                                            LAUNCH_ENV_FD };
+    const char *eq = strchr(v, '=');
+    size_t n = eq ? (size_t)(eq - v) : strlen(v);
+    char name[256];
+
+    if (n == 0 || n >= sizeof name || (v[0] >= '0' && v[0] <= '9') ||
+        strspn(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_") < n)
+        cli_usage_error("-x \"%s\" is not valid: expected VAR or VAR=VALUE, VAR made of "
+                        "letters, digits and _ (not starting with a digit)", v);
+    memcpy(name, v, n);
+    name[n] = 0;
+    for (size_t i = 0; i < PSHM_ARRAY_LEN(reserved); i++)
+        if (strcmp(name, reserved[i]) == 0)
+            cli_usage_error("-x %s: pshmrun sets %s for each process itself", name, name);
+    if (eq == NULL) {
+        if (getenv(name) == NULL)
+            cli_usage_error("-x %s: %s is not set in pshmrun's environment; give its value "
+                            "with -x %s=VALUE", name, name, name);
+        return;   /* inherited as it is */
+    }
+    if (setenv(name, eq + 1, 1) < 0)
+        cli_usage_error("-x %s: cannot set it: %s", v, strerror(errno));
+}
+
 static void parse_args(int argc, char **argv)
 {
     static const char *const n_names[] = { "-n", "-np", "--np", "--n", NULL };
     static const char *const hosts_names[] = { "--hosts", NULL };
     static const char *const timeout_names[] = { "--timeout", NULL };
     static const char *const exit_names[] = { "--exit-timeout", NULL };
+    static const char *const x_names[] = { "-x", NULL };
     const char *v, *e;
     int i;
 
@@ -145,6 +182,10 @@ static void parse_args(int argc, char **argv)
             exit(0);
         } else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
             job.verbose++;
+        } else if (strcmp(a, "--tag-output") == 0) {
+            job.tag_output = true;
+        } else if (cli_flag_value(argc, argv, &i, x_names, &v)) {
+            export_var(v);
         } else if (cli_flag_value(argc, argv, &i, n_names, &v)) {
             job.n = (int)cli_u64("-n", v, 1, LAUNCH_MAX_PROCS);
         } else if (cli_flag_value(argc, argv, &i, hosts_names, &v)) {
@@ -187,15 +228,16 @@ static void end_job(void)
     job.kill_at_ns = pshm_now_ns() + (uint64_t)job.exit_timeout_ms * 1000000u;
 }
 
-/* Records the first failure, tells the others (FAILED), ends the job. */
-static void fail(int rank, int how, int detail, int status)
+/* Records the first failure, tells the others (FAILED), ends the job.
+ * Returns true if this was the first failure (and so was reported). */
+static bool fail(int rank, int how, int detail, int status)
 {
     launch_msg_t h = { .type = LAUNCH_FAILED, .len = sizeof(launch_failed_t) };
     char buf[sizeof h + sizeof(launch_failed_t)];
     char why[200];
 
     if (job.failed)
-        return;
+        return false;
     job.failed = true;
     job.why = (launch_failed_t){ .rank = rank, .status = status, .how = how,
                                  .detail = detail };
@@ -216,6 +258,7 @@ static void fail(int rank, int how, int detail, int status)
         if (job.p[r].fd >= 0 && r != rank)
             (void)send(job.p[r].fd, buf, sizeof buf, MSG_NOSIGNAL | MSG_DONTWAIT);
     end_job();
+    return true;
 }
 
 /* A rank that exited without contributing strands the others in an
@@ -429,17 +472,20 @@ static void on_exit_status(int r, int st)
 {
     proc_t *p = &job.p[r];
 
+    bool reported = false;
+
     drain(r);   /* its last messages (FINISH, ABORT) are still in the socket */
-    if (job.verbose)
+    if (WIFSIGNALED(st))
+        reported = fail(r, LAUNCH_FAIL_SIGNAL, WTERMSIG(st), 128 + WTERMSIG(st));
+    else if (WEXITSTATUS(st) != 0)
+        reported = fail(r, LAUNCH_FAIL_EXIT, WEXITSTATUS(st), WEXITSTATUS(st));
+    else if (p->hello && !p->finish)
+        reported = fail(r, LAUNCH_FAIL_NOFINISH, 0, 1);
+    /* Each end is told once: the failure that ends the job says it already. */
+    if (job.verbose && !reported)
         say("rank %d (pid %d) %s %d", r, (int)p->pid,
             WIFSIGNALED(st) ? "was killed by signal" : "exited with status",
             WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
-    if (WIFSIGNALED(st))
-        fail(r, LAUNCH_FAIL_SIGNAL, WTERMSIG(st), 128 + WTERMSIG(st));
-    else if (WEXITSTATUS(st) != 0)
-        fail(r, LAUNCH_FAIL_EXIT, WEXITSTATUS(st), WEXITSTATUS(st));
-    else if (p->hello && !p->finish)
-        fail(r, LAUNCH_FAIL_NOFINISH, 0, 1);
     p->pid = 0;
     job.alive--;
     close_proc_fd(p);
@@ -610,10 +656,15 @@ static const char *fd_advice(int e)
     if (e != EMFILE)
         return "";
     if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
-        snprintf(buf, sizeof buf, "; pshmrun keeps a descriptor per process and needs %d or "
+    {
+        /* A socket per process, and its two output pipes with --tag-output. */
+        int per = job.tag_output ? 3 : 1;
+        snprintf(buf, sizeof buf, "; pshmrun keeps %d descriptor%s per process and needs %d or "
                  "more for %d processes, but may open %llu: raise the limit (ulimit -n %d)",
-                 job.n + 16, job.n, (unsigned long long)rl.rlim_cur,
-                 job.n + 64 > 1024 ? job.n + 64 : 1024);
+                 per, per > 1 ? "s" : "", per * job.n + 16, job.n,
+                 (unsigned long long)rl.rlim_cur,
+                 per * job.n + 64 > 1024 ? per * job.n + 64 : 1024);
+    }
     else
         snprintf(buf, sizeof buf, "; raise the limit on open files (ulimit -n)");
     return buf;
@@ -685,15 +736,19 @@ static void watchdog_finish(void)
 
 /* In the child: dies with pshmrun, gets the job's environment, execs. The
  * exec failure (errno) goes back through the close-on-exec pipe `errfd`. */
-static void child(int r, int sock, int errfd, pid_t parent, const sigset_t *mask)
-    __attribute__((noreturn));
-static void child(int r, int sock, int errfd, pid_t parent, const sigset_t *mask)
+static void child(int r, int sock, int errfd, const int *outfd, pid_t parent,
+                  const sigset_t *mask) __attribute__((noreturn));
+static void child(int r, int sock, int errfd, const int *outfd, pid_t parent,
+                  const sigset_t *mask)
 {
     char num[32];
     int e;
 
     if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
         _exit(127);   /* pshmrun already died (or cannot arrange to) */
+    /* --tag-output: stdout and stderr go to pshmrun, which prefixes lines. */
+    if (outfd != NULL && (dup2(outfd[0], STDOUT_FILENO) < 0 || dup2(outfd[1], STDERR_FILENO) < 0))
+        _exit(127);
     sigprocmask(SIG_SETMASK, mask, NULL);
     fcntl(sock, F_SETFD, 0);   /* this end only survives the exec */
     snprintf(num, sizeof num, "%d", r);
@@ -717,22 +772,30 @@ static void child(int r, int sock, int errfd, pid_t parent, const sigset_t *mask
  * process could not be created. */
 static int spawn(int r, const sigset_t *mask)
 {
-    int sv[2], ep[2], e = 0;
+    int sv[2], ep[2], op[2] = { -1, -1 }, xp[2] = { -1, -1 }, e = 0;
     pid_t pid, self = getpid();
     ssize_t k;
 
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0 ||
-        pipe2(ep, O_CLOEXEC) < 0) {
+        pipe2(ep, O_CLOEXEC) < 0 ||
+        (job.tag_output && (pipe2(op, O_CLOEXEC) < 0 || pipe2(xp, O_CLOEXEC) < 0))) {
         e = errno;
-        say("cannot create the socket for rank %d: %s%s", r, strerror(e), fd_advice(e));
+        say("cannot create the socket or pipes for rank %d: %s%s", r, strerror(e), fd_advice(e));
         return -e;
     }
+    int outw[2] = { op[1], xp[1] };
     pid = fork();
     if (pid == 0)
-        child(r, sv[1], ep[1], self, mask);
+        child(r, sv[1], ep[1], job.tag_output ? outw : NULL, self, mask);
     e = errno;
     close(sv[1]);
     close(ep[1]);
+    if (job.tag_output) {
+        close(op[1]);
+        close(xp[1]);
+        taglines_open(&job.p[r].out[0], op[0], r, STDOUT_FILENO);
+        taglines_open(&job.p[r].out[1], xp[0], r, STDERR_FILENO);
+    }
     if (pid < 0) {
         close(sv[0]);
         close(ep[0]);
@@ -774,10 +837,20 @@ static int poll_timeout_ms(void)
     return at <= now ? 0 : (int)((at - now) / 1000000u + 1);
 }
 
+/* --tag-output: what the processes wrote and pshmrun did not read yet. Once
+ * every process has ended, the rest in the pipes (nothing more can come
+ * from them; a process they left behind is not waited for). */
+static void flush_outputs(void)
+{
+    for (int r = 0; r < job.n; r++)
+        for (int s = 0; s < 2; s++)
+            taglines_finish(&job.p[r].out[s]);
+}
+
 static void run_loop(int sfd)
 {
-    struct pollfd *pfd = calloc((size_t)job.n + 1, sizeof *pfd);
-    int *rank_of = calloc((size_t)job.n + 1, sizeof *rank_of);
+    struct pollfd *pfd = calloc(3 * (size_t)job.n + 1, sizeof *pfd);
+    int *rank_of = calloc(3 * (size_t)job.n + 1, sizeof *rank_of);
 
     if (pfd == NULL || rank_of == NULL) {
         say("out of memory; killing the job");
@@ -789,11 +862,19 @@ static void run_loop(int sfd)
 
         if (pfd != NULL) {
             pfd[np++] = (struct pollfd){ .fd = sfd, .events = POLLIN };
-            for (int r = 0; r < job.n; r++)
+            for (int r = 0; r < job.n; r++) {
                 if (job.p[r].fd >= 0) {
                     rank_of[np] = r;
                     pfd[np++] = (struct pollfd){ .fd = job.p[r].fd, .events = POLLIN };
                 }
+                /* Output streams: rank_of is -1 - (2 * r + stream). */
+                for (int s = 0; s < 2; s++)
+                    if (job.p[r].out[s].fd >= 0) {
+                        rank_of[np] = -1 - (2 * r + s);
+                        pfd[np++] = (struct pollfd){ .fd = job.p[r].out[s].fd,
+                                                     .events = POLLIN };
+                    }
+            }
             k = poll(pfd, (nfds_t)np, poll_timeout_ms());
         } else {
             struct pollfd one = { .fd = sfd, .events = POLLIN };
@@ -805,8 +886,12 @@ static void run_loop(int sfd)
             signal_all(SIGKILL);
         }
         for (int i = 1; k > 0 && i < np; i++)
-            if (pfd[i].revents)
+            if (pfd[i].revents && rank_of[i] >= 0)
                 drain(rank_of[i]);
+            else if (pfd[i].revents) {
+                int o = -1 - rank_of[i];
+                taglines_read(&job.p[o / 2].out[o % 2]);
+            }
         if (k > 0) {
             struct signalfd_siginfo si;
             while (read(sfd, &si, sizeof si) == (ssize_t)sizeof si)
@@ -827,6 +912,7 @@ static void run_loop(int sfd)
             job.kill_at_ns = 0;
         }
     }
+    flush_outputs();
     free(pfd);
     free(rank_of);
 }
@@ -850,7 +936,7 @@ int main(int argc, char **argv)
         return 1;
     }
     for (int r = 0; r < job.n; r++)
-        job.p[r].fd = -1;
+        job.p[r].fd = job.p[r].out[0].fd = job.p[r].out[1].fd = -1;
 
     sigemptyset(&block);
     sigaddset(&block, SIGCHLD);
