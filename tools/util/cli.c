@@ -4,20 +4,42 @@
  */
 #include "tools/util/cli.h"
 #include "internal.h"
+#include "launch.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 const char *cli_prog = "pshm";
 
 void cli_init(const char *prog) { cli_prog = prog; }
 
+/*
+ * Under pshmrun every rank parses the same command line. Rank 0 alone says
+ * what is wrong; the others wait (at most 10 s) for pshmrun to end the job on
+ * rank 0's failure: the message is printed once, and always.
+ */
+static void quiet_unless_rank0(void)
+{
+    const char *r = getenv(LAUNCH_ENV_RANK);
+    /* pshmrun's own command line is not the job's, even inside a job. */
+    if (r == NULL || getenv(LAUNCH_ENV_FD) == NULL || strcmp(r, "0") == 0 ||
+        strcmp(cli_prog, "pshmrun") == 0)
+        return;
+    for (int i = 0; i < 1000; i++) {
+        struct timespec ts = { 0, 10000000 };
+        nanosleep(&ts, NULL);
+    }
+    exit(CLI_EXIT_USAGE);
+}
+
 void cli_usage_error(const char *fmt, ...)
 {
     va_list ap;
 
+    quiet_unless_rank0();
     fprintf(stderr, "%s: ", cli_prog);
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);
