@@ -169,6 +169,10 @@ int nodemap_compute(nodemap_t *nm, const nodemap_hostid_t *ids, int size, int ra
     }
     m.node_count = node;
     m.host_count = nh;
+    for (int k = 0; k < nh; k++)
+        for (int j = 0; j < h[k].count; j++)
+            if (e[h[k].first + j].rank == rank)
+                m.host_size = h[k].count;
     m.node_index = m.node_of[rank];
     for (int r = 0; r < size; r++)
         m.node_size += m.node_of[r] == m.node_index;

@@ -28,6 +28,7 @@ typedef struct nodemap {
     int node_index;      /* my supernode's index (names the AM region) */
     int node_count;      /* supernodes in the job */
     int host_count;      /* distinct hosts in the job */
+    int host_size;       /* ranks on my host, all its supernodes (a "/h" budget's share) */
 } nodemap_t;
 
 /* This process's host identity (honours PSHM_HOST_ID, PSHM_SIM_HOSTS). */

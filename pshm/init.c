@@ -248,13 +248,13 @@ static int attach_segsize(pshm_ctx_t *ctx, size_t asked, uint64_t region_len,
     char a[32], m[32], why[PSHM_PATH_MAX + 400];
     int rc, err;
 
-    rc = seg_max_size_room(&ctx->cfg, ctx->nm.node_size, region_len + SEG_HDR_SIZE, room, &max,
-                           &err, why, sizeof why);
+    rc = seg_max_size_room(&ctx->cfg, ctx->nm.node_size, ctx->nm.host_size,
+                           region_len + SEG_HDR_SIZE, room, &max, &err, why, sizeof why);
     if (rc < 0)
         snprintf(why, sizeof why, "%s", pshm_last_error());
     if (rc < 0 && region_len + SEG_HDR_SIZE <= room->obj_max &&
-        seg_max_size_room(&ctx->cfg, ctx->nm.node_size, SEG_HDR_SIZE, room, &max, NULL, NULL,
-                          0) == 0) {
+        seg_max_size_room(&ctx->cfg, ctx->nm.node_size, ctx->nm.host_size, SEG_HDR_SIZE, room,
+                          &max, NULL, NULL, 0) == 0) {
         /* Without the queues there would be room: they are what to lower. */
         char q[32], e[32];
         return pshm_err(rc, "the message queues of %d processes need %s, more than this host "

@@ -163,18 +163,19 @@ int seg_room_read(const pshm_cfg_t *cfg, seg_room_t *room)
     return 0;
 }
 
-int seg_max_size(const pshm_cfg_t *cfg, int node_size, uint64_t reserved, uint64_t *max)
+int seg_max_size(const pshm_cfg_t *cfg, int node_size, int host_size, uint64_t reserved,
+                 uint64_t *max)
 {
-    return seg_max_size_why(cfg, node_size, reserved, max, NULL, 0);
+    return seg_max_size_why(cfg, node_size, host_size, reserved, max, NULL, 0);
 }
 
-int seg_max_size_why(const pshm_cfg_t *cfg, int node_size, uint64_t reserved, uint64_t *max,
-                     char *why, size_t whylen)
+int seg_max_size_why(const pshm_cfg_t *cfg, int node_size, int host_size, uint64_t reserved,
+                     uint64_t *max, char *why, size_t whylen)
 {
     seg_room_t room;
     int rc = seg_room_read(cfg, &room);
-    return rc < 0 ? rc : seg_max_size_room(cfg, node_size, reserved, &room, max, NULL, why,
-                                           whylen);
+    return rc < 0 ? rc : seg_max_size_room(cfg, node_size, host_size, reserved, &room, max, NULL,
+                                           why, whylen);
 }
 
 /* Each of n processes' share of `total` once `reserved` is taken, less
@@ -223,7 +224,7 @@ static void lim_why(int which, const pshm_cfg_t *cfg, const seg_room_t *room, ui
     }
 }
 
-int seg_max_size_room(const pshm_cfg_t *cfg, int node_size, uint64_t reserved,
+int seg_max_size_room(const pshm_cfg_t *cfg, int node_size, int host_size, uint64_t reserved,
                       const seg_room_t *room, uint64_t *max, int *err, char *why, size_t whylen)
 {
     char a[32], b[32], w[PSHM_PATH_MAX + 400];
@@ -231,10 +232,14 @@ int seg_max_size_room(const pshm_cfg_t *cfg, int node_size, uint64_t reserved,
     struct rlimit rl;
     int bind = LIM_ENV;
 
-    if (node_size < 1) return pshm_err(-EINVAL, "seg_max_size: node size %d < 1", node_size);
+    if (node_size < 1 || host_size < node_size)
+        return pshm_err(-EINVAL, "seg_max_size: node size %d, host size %d", node_size,
+                        host_size);
     const segsize_spec_t *s = &cfg->max_segsize;
     each[LIM_ENV] = s->bytes ? s->bytes : (uint64_t)(s->fraction * (double)phys);
-    if (s->per == 'h') each[LIM_ENV] /= (uint64_t)node_size;
+    /* "/h" is the host's budget: all its processes share it, whatever the
+     * supernodes GASNET_SUPERNODE_MAXSIZE cuts the host into. */
+    if (s->per == 'h') each[LIM_ENV] /= (uint64_t)host_size;
     /* Every process maps every segment of its supernode and the AM region. */
     if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) as = (uint64_t)rl.rlim_cur;
     each[LIM_AS] = share(as, reserved, node_size);

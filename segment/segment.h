@@ -119,20 +119,22 @@ typedef struct seg_room {
 } seg_room_t;
 int seg_room_read(const struct pshm_cfg *cfg, seg_room_t *room);
 /* Largest segment one of `node_size` processes may ask for, from `room`:
- * GASNET_MAX_SEGSIZE, the store's and the memory cgroup's room (less
+ * GASNET_MAX_SEGSIZE (its "/h" form shared by the `host_size` processes of
+ * the job on the host), the store's and the memory cgroup's room (less
  * `reserved` bytes for the AM region), the largest object, the address space.
  * `why` gets the limit that binds and how to raise it, *err (if not NULL) the
  * code for a request above it: -ENOMEM for the address space or a memory
  * cgroup, else -ENOSPC. */
-int seg_max_size_room(const struct pshm_cfg *cfg, int node_size, uint64_t reserved,
-                      const struct seg_room *room, uint64_t *max, int *err, char *why,
-                      size_t whylen);
+int seg_max_size_room(const struct pshm_cfg *cfg, int node_size, int host_size,
+                      uint64_t reserved, const struct seg_room *room, uint64_t *max, int *err,
+                      char *why, size_t whylen);
 /* Largest segment one of `node_size` processes may ask for: GASNET_MAX_SEGSIZE,
  * backing-store room (less `reserved` bytes for the AM region), address space. */
-int seg_max_size(const struct pshm_cfg *cfg, int node_size, uint64_t reserved, uint64_t *max);
+int seg_max_size(const struct pshm_cfg *cfg, int node_size, int host_size, uint64_t reserved,
+                 uint64_t *max);
 /* The same, and into `why` (if not NULL) which of those limits sets the
  * size, and how to raise it. */
-int seg_max_size_why(const struct pshm_cfg *cfg, int node_size, uint64_t reserved,
+int seg_max_size_why(const struct pshm_cfg *cfg, int node_size, int host_size, uint64_t reserved,
                      uint64_t *max, char *why, size_t whylen);
 /* This process's PID namespace: the inode of /proc/self/ns/pid, 0 if unknown. */
 uint64_t seg_pidns(void);

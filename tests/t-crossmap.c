@@ -109,7 +109,7 @@ static size_t fitting_size(int n)
 
     CHECK_OK(env_load(&cfg));
     CHECK_OK(pshm_am_network_size((unsigned)n, 0, 0, &am));
-    if (seg_max_size(&cfg, n, am + SEG_HDR_SIZE, &max) < 0)
+    if (seg_max_size(&cfg, n, n, am + SEG_HDR_SIZE, &max) < 0)
         max = 0;
     if (max >= want + want / 4)
         return want;

@@ -107,9 +107,11 @@ int main(void)
     printf("build, machine and variables reported: ok\n");
 
     /* The AM network figure is the library's, for the default and a set depth. */
-    CHECK_OK(pshm_am_network_size(64, 0, 0, &am64));
-    CHECK_OK(pshm_am_network_size(64, 16, 0, &am64d16));
-    CHECK_OK(pshm_am_network_size(3, 0, 0, &am3));
+    /* --disable-pshm: every process is a supernode of one. */
+    int n64 = PSHM_BACKEND_NONE ? 1 : 64, n3 = PSHM_BACKEND_NONE ? 1 : 3;
+    CHECK_OK(pshm_am_network_size(n64, 0, 0, &am64));
+    CHECK_OK(pshm_am_network_size(n64, 16, 0, &am64d16));
+    CHECK_OK(pshm_am_network_size(n3, 0, 0, &am3));
     CHECK(am64 != am64d16);
     info_run("", "--procs 64", 0);
     snprintf(want, sizeof want, "(%llu bytes)", (unsigned long long)am64);
@@ -122,6 +124,20 @@ int main(void)
     snprintf(want, sizeof want, "(%llu bytes)", (unsigned long long)am3);
     expect(want);
     printf("AM network size equals pshm_am_network_size: ok\n");
+
+    /* The network a job really builds: 4 processes in supernodes of 2 have
+     * two networks of 2; "/h" is shared by the 4. */
+    uint64_t am2;
+    CHECK_OK(pshm_am_network_size(PSHM_BACKEND_NONE ? 1 : 2, 0, 0, &am2));
+    info_run("GASNET_SUPERNODE_MAXSIZE=2 GASNET_MAX_SEGSIZE=64M/h", "--procs 4", 0);
+    expect(PSHM_BACKEND_NONE ? "4 x 1" : "2 x 2");
+    snprintf(want, sizeof want, "(%llu bytes)", (unsigned long long)am2);
+    expect(want);
+    expect("16.0 MiB (16777216 bytes)");
+    info_run("GASNET_MAX_SEGSIZE=64M/h", "--procs 4", 0);
+    expect(PSHM_BACKEND_NONE ? "4 x 1" : "1 x 4");
+    expect("16.0 MiB (16777216 bytes)");
+    printf("GASNET_SUPERNODE_MAXSIZE and \"/h\" as a job builds them: ok\n");
 
     /* A misspelt variable: warned about, with the right suggestion. */
     info_run("GASNET_PSHMNET_QUEU_DEPTH=8", "", 0);
@@ -174,6 +190,9 @@ int main(void)
              "\"GASNET_SUPERNODE_MAXSIZE\" in [v[\"name\"] for v in d[\"environment\"]]",
              PSHM_BACKEND_NAME, PSHM_CACHE_LINE, (unsigned long long)am64);
     json_check("", "--procs 64", 0, expr);
+    json_check("GASNET_SUPERNODE_MAXSIZE=2", "--procs 4", 0, PSHM_BACKEND_NONE
+               ? "d[\"network\"][0][\"supernodes\"] == 4 and d[\"network\"][0][\"supernode_size\"] == 1"
+               : "d[\"network\"][0][\"supernodes\"] == 2 and d[\"network\"][0][\"supernode_size\"] == 2");
     json_check("GASNET_PSHMNET_QUEUE_DEPTH=5abc GASNET_PSHMNET_QUEU_DEPTH=8", "", 1,
                "not d[\"environment_valid\"] and \"GASNET_PSHMNET_QUEUE_DEPTH\" in "
                "d[\"environment_error\"] and d[\"warnings\"][0][\"did_you_mean\"] == "

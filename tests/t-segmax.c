@@ -1,7 +1,8 @@
 /*
  * t-segmax: pshm_attach(ctx, PSHM_SEGSIZE_MAX) gives every process the
  * largest segment GASNET_MAX_SEGSIZE allows, in each of its forms (a size
- * per process, a size per host shared by the supernode); asking for more
+ * per process, a size per host shared by all the host's processes, however
+ * GASNET_SUPERNODE_MAXSIZE cuts them into supernodes); asking for more
  * than that fails with -ENOSPC naming the variable, on every rank; the
  * segment is usable to its last byte from a peer.
  */
@@ -72,14 +73,16 @@ static int run(int argc, char **argv, const char *spec, const char *mode, size_t
 int main(int argc, char **argv)
 {
     int fails = 0;
-    /* With --disable-pshm every process is a supernode of one: "/h" is per process. */
-    size_t per_host = strstr(pshm_version(), "(none backend)") ? 32u << 20 : 8u << 20;
-
     if (getenv("PSHM_RANK") != NULL)
         return worker();
     fails += run(argc, argv, "8M/p", "max", 8u << 20);
     fails += run(argc, argv, "5M", "max", 5u << 20);
-    fails += run(argc, argv, "32M/h", "max", per_host);
+    /* "/h": the NP processes of the host share it, in one supernode or in
+     * supernodes of 2 (or of 1, with --disable-pshm). */
+    fails += run(argc, argv, "32M/h", "max", (32u << 20) / NP);
+    setenv("GASNET_SUPERNODE_MAXSIZE", "2", 1);
+    fails += run(argc, argv, "32M/h", "max", (32u << 20) / NP);
+    unsetenv("GASNET_SUPERNODE_MAXSIZE");
     fails += run(argc, argv, "8M/p", "over", 8u << 20);
     return fails ? T_FAIL : T_PASS;
 }

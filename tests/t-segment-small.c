@@ -86,7 +86,7 @@ static void max_fits(void)
 {
     seg_obj_t o;
     uint64_t max;
-    CHECK_OK(seg_max_size(&cfg, 1, 0, &max));
+    CHECK_OK(seg_max_size(&cfg, 1, 1, 0, &max));
     CHECK(max > 0 && max <= SMALL);
     CHECK_OK(seg_create(&o, &cfg, tag, SEG_KIND_SEGMENT, 0, 0, 1, max));
     memset(seg_user_base(&o), 0x5a, max); /* every page is backed: no SIGBUS */

@@ -298,29 +298,34 @@ static void test_max_size(void)
     CHECK(avail > (8u << 20)); /* the checks below need a little room */
 
     load_with_segsize("1M/p");
-    CHECK_OK(seg_max_size(&cfg, 1, 0, &max));
+    CHECK_OK(seg_max_size(&cfg, 1, 1, 0, &max));
     CHECK(max == 1u << 20);
-    CHECK_OK(seg_max_size(&cfg, 4, 0, &max));
+    CHECK_OK(seg_max_size(&cfg, 4, 4, 0, &max));
     CHECK(max == 1u << 20);
     load_with_segsize("1M/h");
-    CHECK_OK(seg_max_size(&cfg, 4, 0, &max));
+    CHECK_OK(seg_max_size(&cfg, 4, 4, 0, &max));
     CHECK(max == 256u << 10);
     load_with_segsize("0.5/p");
-    CHECK_OK(seg_max_size(&cfg, 2, 0, &max));
+    CHECK_OK(seg_max_size(&cfg, 2, 2, 0, &max));
     CHECK(max > 0 && max <= phys / 2 && max <= avail / 2 && max % sysconf(_SC_PAGESIZE) == 0);
     /* Nothing left for segments once the region takes the whole store (twice
      * what it has: others may free some meanwhile); the message names the
      * store and the share the other limits would allow. */
     pshm_err_clear();
-    CHECK_ERR(seg_max_size(&cfg, 1, avail * 2, &max), -ENOSPC);
+    CHECK_ERR(seg_max_size(&cfg, 1, 1, avail * 2, &max), -ENOSPC);
     CHECK(strstr(pshm_last_error(), "GASNET_MAX_SEGSIZE") != NULL);
     CHECK(strstr(pshm_last_error(), "no limit") == NULL);
     /* SysV: a region larger than kernel.shmmax is named as such. */
     if (PSHM_BACKEND_SYSV) {
-        CHECK_ERR(seg_max_size(&cfg, 1, UINT64_MAX, &max), -ENOSPC);
+        CHECK_ERR(seg_max_size(&cfg, 1, 1, UINT64_MAX, &max), -ENOSPC);
         CHECK(strstr(pshm_last_error(), "kernel.shmmax") != NULL);
     }
-    CHECK_ERR(seg_max_size(&cfg, 0, 0, &max), -EINVAL);
+    CHECK_ERR(seg_max_size(&cfg, 0, 0, 0, &max), -EINVAL);
+    /* "/h" is shared by the host's processes, not by the supernode's. */
+    load_with_segsize("1M/h");
+    CHECK_OK(seg_max_size(&cfg, 2, 4, 0, &max));
+    CHECK(max == 256u << 10);
+    CHECK_ERR(seg_max_size(&cfg, 4, 2, 0, &max), -EINVAL);
     unsetenv("GASNET_MAX_SEGSIZE");
     CHECK_OK(env_load(&cfg));
     checks += 8;

@@ -46,8 +46,9 @@ typedef struct warning {
 } warning_t;
 
 typedef struct net_row {
-    unsigned procs;
-    uint64_t am, seg;        /* bytes */
+    unsigned procs;          /* on the host */
+    unsigned node_size, nodes;   /* GASNET_SUPERNODE_MAXSIZE cuts them into these */
+    uint64_t am, seg;        /* bytes: one supernode's network, one segment */
     char err[MSG_MAX];       /* "" if both were computed */
 } net_row_t;
 
@@ -222,13 +223,21 @@ static void gather_env(void)
 
 /* --------------------------------------------------------------- network */
 
+/* The network a job of `procs` processes on this host builds, as pshm_init
+ * and pshm_attach do: supernodes of at most GASNET_SUPERNODE_MAXSIZE (1 with
+ * --disable-pshm), each with its own network; "/h" shared by the host. */
 static void gather_net(const unsigned *procs, int n)
 {
+    uint32_t smax = PSHM_BACKEND_NONE ? 1 : I.cfg.supernode_max;
     for (int i = 0; i < n; i++) {
         net_row_t *r = &I.net[I.nnet++];
         r->procs = procs[i];
-        int rc = pshm_am_network_size(procs[i], I.cfg.queue_depth, I.cfg.queue_memory, &r->am);
-        if (rc == 0) rc = seg_max_size(&I.cfg, (int)procs[i], r->am, &r->seg);
+        r->node_size = smax > 0 && smax < procs[i] ? smax : procs[i];
+        r->nodes = (procs[i] + r->node_size - 1) / r->node_size;
+        int rc = pshm_am_network_size(r->node_size, I.cfg.queue_depth, I.cfg.queue_memory,
+                                      &r->am);
+        if (rc == 0)
+            rc = seg_max_size(&I.cfg, (int)r->node_size, (int)procs[i], r->am, &r->seg);
         if (rc < 0) snprintf(r->err, sizeof r->err, "%s", pshm_last_error());
     }
 }
@@ -317,17 +326,26 @@ static void print_text(void)
         printf("\n");
     }
 
-    printf("\nShared memory per job (queue depth %u, queue memory %s per process)\n",
-           (unsigned)I.cfg.queue_depth, sz(a, I.cfg.queue_memory));
-    printf("  %6s  %-28s  %s\n", "PROCS", "AM NETWORK", "LARGEST SEGMENT EACH");
+    char nodes[64];
+    if (PSHM_BACKEND_NONE)
+        snprintf(nodes, sizeof nodes, "a supernode per process (--disable-pshm)");
+    else if (I.cfg.supernode_max)
+        snprintf(nodes, sizeof nodes, "supernodes of at most %u", (unsigned)I.cfg.supernode_max);
+    else
+        snprintf(nodes, sizeof nodes, "one supernode per host");
+    printf("\nShared memory per job (queue depth %u, queue memory %s per process, %s)\n",
+           (unsigned)I.cfg.queue_depth, sz(a, I.cfg.queue_memory), nodes);
+    printf("  %6s  %-12s  %-28s  %s\n", "PROCS", "SUPERNODES", "AM NETWORK EACH",
+           "LARGEST SEGMENT EACH");
     for (int i = 0; i < I.nnet; i++) {
         const net_row_t *r = &I.net[i];
-        char am[64];
+        char am[64], nodes[32];
         snprintf(am, sizeof am, "%s (%llu bytes)", sz(a, r->am), (unsigned long long)r->am);
-        if (r->err[0] && r->am == 0) printf("  %6u  %s\n", r->procs, r->err);
-        else if (r->err[0]) printf("  %6u  %-28s  none: %s\n", r->procs, am, r->err);
+        snprintf(nodes, sizeof nodes, "%u x %u", r->nodes, r->node_size);
+        if (r->err[0] && r->am == 0) printf("  %6u  %-12s  %s\n", r->procs, nodes, r->err);
+        else if (r->err[0]) printf("  %6u  %-12s  %-28s  none: %s\n", r->procs, nodes, am, r->err);
         else
-            printf("  %6u  %-28s  %s (%llu bytes)\n", r->procs, am, sz(b, r->seg),
+            printf("  %6u  %-12s  %-28s  %s (%llu bytes)\n", r->procs, nodes, am, sz(b, r->seg),
                    (unsigned long long)r->seg);
     }
 }
@@ -504,6 +522,8 @@ static void print_json(void)
         bool n = true;
         printf("%s{", i ? ", " : "");
         jnum(&n, "procs", r->procs);
+        jnum(&n, "supernodes", r->nodes);
+        jnum(&n, "supernode_size", r->node_size);
         jkey(&n, "am_network_bytes");
         if (r->am) printf("%llu", (unsigned long long)r->am);
         else fputs("null", stdout);
@@ -524,7 +544,8 @@ static void usage(void)
     printf("Usage: %s [OPTION]...\n"
            "Shows how pshm was built, the limits of this machine that matter to it, every\n"
            "environment variable it reads (value, default, accepted values, validity), and\n"
-           "the shared memory a job of P processes on this host takes.\n"
+           "the shared memory a job of P processes on this host takes (in supernodes\n"
+           "of at most GASNET_SUPERNODE_MAXSIZE).\n"
            "\n"
            "  -p, --procs P   show the figures for P processes (1..%d; repeatable, up\n"
            "                  to %d times; default: 2, 8 and 64)\n"
