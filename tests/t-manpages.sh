@@ -5,8 +5,10 @@
 #     built) has docs/man/<name>.3, and that page (after following a .so
 #     link) names the function;
 #   - every tool tools/pshm* that was built has docs/man/<tool>.1;
-#   - every page renders without a warning (man --warnings), when man is
-#     installed; every .so link leads to an existing page in any case;
+#   - an alias page is a symbolic link to the page that documents it, never
+#     a ".so" stub (man -l cannot follow one outside a man tree);
+#   - every page renders without a warning with "man -l PATH" run from
+#     outside docs/man, and so does its installed copy, when man is installed;
 #   - every variable of pshm_env_vars[] (pshm/env.c), every name read with
 #     getenv("...") by the library, every GASNET_* or PSHM_* name read by the
 #     tools, and every "GASNET_*" or "PSHM_*" string of the library sources
@@ -41,14 +43,12 @@ if [ "$nfuncs" -lt 10 ]; then
   exit 1
 fi
 
-# The file a page leads to once its ".so man3/x.3" link (if any) is followed.
+# The file a page leads to once its symbolic link (if any) is followed.
 resolve() {
-  local f=$1 target
-  target=$(sed -n '1s/^\.so[[:space:]]\{1,\}//p' "$f")
-  if [ -n "$target" ]; then
-    printf '%s/%s\n' "$man_dir" "$(basename "$target")"
+  if [ -L "$1" ]; then
+    printf '%s/%s\n' "$(dirname "$1")" "$(readlink "$1")"
   else
-    printf '%s\n' "$f"
+    printf '%s\n' "$1"
   fi
 }
 
@@ -80,30 +80,53 @@ done
 # ------------------------------------------------------------ rendering
 
 for f in "$man_dir"/*.[0-9]; do
-  [ -f "$f" ] || continue
+  [ -e "$f" ] || [ -L "$f" ] || continue
   real=$(resolve "$f")
-  [ -f "$real" ] || miss "$f links to $real, which does not exist"
+  if [ ! -f "$real" ]; then
+    miss "$f links to $real, which does not exist"
+  elif [ -L "$real" ]; then
+    miss "$f links to $real, itself a link: link to the page"
+  fi
+  grep -q '^\.so' "$f" 2>/dev/null &&
+    miss "$f is a .so stub, which man -l cannot follow: make it a symbolic link to the page"
 done
+
+# render PAGE WHAT: man -l of PAGE, run from / (outside any man tree), is
+# silent and shows the page's NAME section.
+render() {
+  local warn rc
+  warn=$(cd / && LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -E UTF-8 -l "$1" 2>&1 >"$work/page")
+  rc=$?
+  if [ $rc -ne 0 ] || [ -n "$warn" ]; then
+    miss "$2 renders with warnings (status $rc): $(printf '%s' "$warn" | head -n 3 | tr '\n' ' ')"
+  elif ! grep -q '^NAME' "$work/page"; then
+    miss "$2 renders without a NAME section"
+  fi
+}
 
 rendered=0
 if command -v man >/dev/null 2>&1; then
-  # .so links name man3/<page>: render from a directory where that resolves.
   work=$(mktemp -d) || exit 1
   trap 'rm -rf "$work"' EXIT
-  ln -s "$top/$man_dir" "$work/man1"
-  ln -s "$top/$man_dir" "$work/man3"
   for f in "$man_dir"/*.[0-9]; do
     [ -f "$f" ] || continue
-    name=$(basename "$f")
-    sec=man${name##*.}
-    [ -e "$work/$sec" ] || ln -s "$top/$man_dir" "$work/$sec"
-    warn=$(cd "$work" && LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -E UTF-8 -l "$sec/$name" 2>&1 >/dev/null)
-    rc=$?
-    if [ $rc -ne 0 ] || [ -n "$warn" ]; then
-      miss "$f renders with warnings (status $rc): $(printf '%s' "$warn" | head -n 3 | tr '\n' ' ')"
-    fi
+    render "$top/$f" "$f"
     rendered=$((rendered + 1))
   done
+  # As installed: every page, aliases too, renders where it lands.
+  if make -s install-man DESTDIR="$work/root" mandir=/man >"$work/install.log" 2>&1; then
+    # The aliases (links here) are the pages that could go wrong there.
+    for f in "$work"/root/man/man*/*; do
+      [ -L "$man_dir/${f##*/}" ] || continue
+      grep -q '^\.so' "$f" && miss "installed ${f##*/} is a .so stub"
+      render "$f" "installed ${f#"$work"/root/}"
+    done
+    n=$(ls "$work"/root/man/man*/ | grep -c '\.[0-9]$')
+    [ "$n" -eq "$(ls "$man_dir" | grep -c '\.[0-9]$')" ] ||
+      miss "make install-man installed $n pages, docs/man has $(ls "$man_dir" | grep -c '\.[0-9]$')"
+  else
+    miss "make install-man failed: $(tail -n 3 "$work/install.log")"
+  fi
 else
   echo "note: man is not installed; pages were not render-checked (install man-db groff-base)"
 fi
