@@ -477,14 +477,23 @@ static void scan_sysv_one(int shmid, uint32_t key, unsigned mode, uint64_t size,
         return;
     }
     /* A header copied into someone else's segment would not name its creator
-     * and its key. */
+     * and its key. The kernel shows creator pid 0 when the creator is in a
+     * PID namespace this one cannot see: that creator cannot be judged. */
     unsigned hkey;
-    if (m.pid != (int32_t)cpid || (sscanf(m.name, "key 0x%x", &hkey) == 1 && hkey != key)) {
+    if ((cpid != 0 && m.pid != (int32_t)cpid) ||
+        (sscanf(m.name, "key 0x%x", &hkey) == 1 && hkey != key)) {
         print_skip(false, shown, "pshm header of another segment: left alone");
         return;
     }
     char full[160];
     snprintf(full, sizeof full, "sysv shmid %d (%s)", shmid, m.name);
+    if (cpid == 0) {
+        if (opt.job && strcmp(opt.job, m.tag)) return;
+        tally.unjudged++;
+        print_obj("not-judged", "sysv", owner, &m, CREATOR_UNKNOWN, full,
+                  "(creator in another PID namespace: run pshm-cleanup in the job's)");
+        return;
+    }
     if (decide("sysv", owner, &m, nattch > 0, full, &cstate) != ACT_REMOVE) return;
     remove_sysv(shmid, cpid, owner, &m, cstate, full, NULL);
 }
