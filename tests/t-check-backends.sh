@@ -6,12 +6,12 @@
 # with one backend (none, the one that differs most) and one test.
 
 . "$(dirname "$0")/treecopy.sh" cbtest
+# The copy builds twice: only the test it runs, to stay fast.
+find tests -name 't-*.c' ! -name t-nodemap.c -exec rm -f {} +
+rm -rf tests/mpi tests/progs
 
-if ! ./configure --without-mpi >"$work/cfg.log" 2>&1; then
-  echo "FAIL: ./configure failed:"; cat "$work/cfg.log"; exit 1
-fi
 PSHM_CHECK_BACKENDS=--disable-pshm PSHM_CHECK_TESTS=t-nodemap \
-  bash tests/check-backends.sh >"$work/cb.log" 2>&1
+  bash tests/check-backends.sh --without-mpi CFLAGS=-O0 >"$work/cb.log" 2>&1
 rc=$?
 if [ $rc -ne 0 ] || ! grep -q '^1 passed, 0 failed, 0 skipped$' "$work/cb.log"; then
   echo "FAIL: check-backends (none only, t-nodemap) exited $rc:"; cat "$work/cb.log"; exit 1
