@@ -160,6 +160,14 @@ expect 3 "rank 1 (pid [0-9]*) exited with status 3" -- -n 2 --tag-output sh -c \
     'echo "said $PSHM_RANK"; [ "$PSHM_RANK" = 1 ] && exit 3; exec sleep 5'
 grep -qx "\[1\] said 1" "$T/out" || bad "--tag-output: the failing rank's output is missing"
 
+# A reader of pshmrun's output that goes away costs the output, not the job.
+timeout -s KILL 30 "$P" -n 2 --tag-output sh -c \
+    'echo one; sleep 0.5; i=0; while [ $i -lt 3000 ]; do echo "line $i"; i=$((i + 1)); done' |
+    head -n 1 >/dev/null
+st=${PIPESTATUS[0]}
+[ "$st" -eq 0 ] && ok "--tag-output | head -n 1: the job ends with status 0" ||
+    bad "--tag-output | head -n 1: pshmrun exited $st, expected 0"
+
 # --- each death told once, also with -v
 expect 137 "" -- -v -n 3 sh -c '[ "$PSHM_RANK" = 1 ] && kill -9 $$; exec sleep 5'
 n=$(grep -c "rank 1 (pid [0-9]*).*signal 9" "$T/out")

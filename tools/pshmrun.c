@@ -471,7 +471,6 @@ static int find_rank(pid_t pid)
 static void on_exit_status(int r, int st)
 {
     proc_t *p = &job.p[r];
-
     bool reported = false;
 
     drain(r);   /* its last messages (FINISH, ABORT) are still in the socket */
@@ -746,8 +745,10 @@ static void child(int r, int sock, int errfd, const int *outfd, pid_t parent,
 
     if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
         _exit(127);   /* pshmrun already died (or cannot arrange to) */
-    /* --tag-output: stdout and stderr go to pshmrun, which prefixes lines. */
-    if (outfd != NULL && (dup2(outfd[0], STDOUT_FILENO) < 0 || dup2(outfd[1], STDERR_FILENO) < 0))
+    /* --tag-output: stdout and stderr go to pshmrun, which prefixes lines;
+     * SIGPIPE, ignored by pshmrun for that, is the program's as usual. */
+    if (outfd != NULL && (dup2(outfd[0], STDOUT_FILENO) < 0 || dup2(outfd[1], STDERR_FILENO) < 0 ||
+                          signal(SIGPIPE, SIG_DFL) == SIG_ERR))
         _exit(127);
     sigprocmask(SIG_SETMASK, mask, NULL);
     fcntl(sock, F_SETFD, 0);   /* this end only survives the exec */
@@ -925,6 +926,10 @@ int main(int argc, char **argv)
     cli_init("pshmrun");
     parse_args(argc, argv);
     warn_env();
+    /* --tag-output: a reader of pshmrun's output that goes away loses the
+     * output (EPIPE), not the job. */
+    if (job.tag_output)
+        signal(SIGPIPE, SIG_IGN);
     if (launch_random_tag(job.tag, sizeof job.tag) < 0) {
         say("%s", pshm_last_error());
         return 1;
