@@ -24,5 +24,8 @@ void amq_fini(struct pshm_ctx *ctx);
 void amq_set_abort(struct pshm_ctx *ctx, int rank, int code);
 /* Non-zero if aborted; fills rank and code. */
 int amq_aborted(const struct pshm_ctx *ctx, int *rank, int *code);
+/* -EINVAL (message naming `fn`) when called from inside a handler, else 0:
+ * collectives refuse there, before they change anything. */
+int amq_refuse_in_handler(const char *fn);
 
 #endif /* PSHM_AMQUEUE_H */

@@ -371,6 +371,9 @@ int pshm_finalize(pshm_ctx_t *ctx)
 
     if (rc < 0)
         return rc;
+    /* Inside a handler the poll that called it still uses the context. */
+    if ((rc = amq_refuse_in_handler("pshm_finalize")) < 0)
+        return rc;
     /* Nobody may tear down while a peer still sends to it. */
     if (ctx->state == CTX_ATTACHED)
         rc = pshm_node_barrier(ctx);
@@ -414,6 +417,8 @@ int pshm_barrier(pshm_ctx_t *ctx)
 {
     int rc = ctx_check(ctx, CTX_ATTACHED, "pshm_barrier");
 
+    if (rc == 0)
+        rc = amq_refuse_in_handler("pshm_barrier");
     if (rc == 0)
         rc = pshm_node_barrier(ctx);
     if (rc == 0 && ctx->nm.node_count > 1)

@@ -30,6 +30,7 @@
  * The sentence names the resource, the amount asked and available, and what
  * to change.
  */
+#define PSHM_ERRMSG_MAX 512   /* bytes of the per-thread message */
 int pshm_err(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Prepends context to the current message: "attach: <old message>". */
 int pshm_err_prefix(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
