@@ -184,25 +184,29 @@ static inline int poll_one(pshm_ctx_t *ctx, int net, unsigned i, unsigned budget
 }
 
 /* Serves the queues that have messages. The caller's scan of [lo, hi)
- * (indices into both networks' array) found the first message at `first`:
- * its batch runs at once, so the handler of a lone message (a ping-pong)
- * is reached with nothing else done first. Then, if any queue still has
- * messages, a pass over the senders in rotation: the rotation's start
- * moves every call, so every sender is served in turn whatever `first` is. */
+ * (indices into both networks' array) found the first message at `first`.
+ * When no other queue has any (a ping-pong), its batch runs at once. When
+ * others do, `first` is only the lowest-numbered busy queue: serving it
+ * first would favour low ranks in every call, so the pass over the senders
+ * in rotation decides the order; its start moves every call. The scan of
+ * the other queues is the one the lone case made after its batch before:
+ * the same work, done earlier. */
 static int __attribute__((noinline))
 serve(pshm_ctx_t *ctx, unsigned netmask, unsigned first, unsigned hi)
 {
     struct amq *q = ctx->amq;
     const unsigned P = (unsigned)q->P;
-    unsigned start, total;
+    unsigned start, total = 0;
     int err = 0, fnet = first >= P ? AMQ_REQ : AMQ_REP;
 
-    total = (unsigned)poll_one(ctx, fnet, first - (unsigned)fnet * P, AMQ_POLL_BATCH, &err);
-    if (err < 0)
-        return err;
-    /* Done unless that queue filled its batch or another one has some. */
-    if (total < AMQ_POLL_BATCH && scan(q, first + 1, hi) == hi)
-        return (int)total;
+    if (scan(q, first + 1, hi) == hi) {
+        total = (unsigned)poll_one(ctx, fnet, first - (unsigned)fnet * P, AMQ_POLL_BATCH, &err);
+        if (err < 0)
+            return err;
+        /* Done unless that queue filled its batch. */
+        if (total < AMQ_POLL_BATCH)
+            return (int)total;
+    }
 
     /* A racy update with threads only skews the rotation. */
     start = atomic_load_explicit(&q->rot, memory_order_relaxed);
