@@ -13,6 +13,10 @@
 
 struct pshm_ctx;
 
+/* Bumped whenever the region's layout or the meaning of its words changes:
+ * ranks compare it at init (a mismatch is an error, not a corruption). */
+#define AMQ_LAYOUT_VERSION 2u
+
 /* Bytes of the region for P processes; -EOVERFLOW (message set) if the
  * layout cannot be represented. */
 int amq_region_size(unsigned nprocs, uint32_t depth, uint64_t memory, uint64_t *bytes);

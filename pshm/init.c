@@ -82,14 +82,18 @@ int pshm_init(pshm_ctx_t **out, const pshm_init_attr_t *attr)
     rc = env_load(&ctx->cfg);
     if (rc < 0)
         goto fail_env;
-#if PSHM_BACKEND_NONE
-    ctx->cfg.supernode_max = 1; /* --disable-pshm: every process is a supernode of one */
-#endif
     rc = boot_open(&ctx->boot, attr != NULL ? attr->bootstrap : NULL);
     if (rc < 0)
         goto fail_env;
     ctx->rank = ctx->boot.rank;
     ctx->size = ctx->boot.size;
+    /* Before anything is built from them: the settings as the user gave them. */
+    rc = agree_settings(&ctx->boot, &ctx->cfg);
+    if (rc < 0)
+        goto fail_boot;
+#if PSHM_BACKEND_NONE
+    ctx->cfg.supernode_max = 1; /* --disable-pshm: every process is a supernode of one */
+#endif
     rc = nodemap_build(&ctx->nm, &ctx->boot, &ctx->cfg);
     if (rc < 0)
         goto fail_boot;
@@ -198,6 +202,9 @@ static int attach_map(pshm_ctx_t *ctx, const attach_rec_t *recs, uint64_t region
 
         if (nr != nm->node_rank) {
             rc = seg_be_attach(o, &ctx->cfg, &rec->seg);
+            if (rc == 0)
+                rc = seg_check_mapped(o, ctx->boot.tag, SEG_KIND_SEGMENT,
+                                      SEG_HDR_SIZE + rec->size);
             if (rc < 0)
                 return pshm_err_prefix(rc, "mapping the segment of rank %d", nm->members[nr]);
         }
@@ -209,6 +216,12 @@ static int attach_map(pshm_ctx_t *ctx, const attach_rec_t *recs, uint64_t region
     }
     if (nm->node_rank != 0) {
         rc = seg_be_attach(&ctx->region, &ctx->cfg, &recs[nm->members[0]].region);
+        /* Its layout is computed here from this process's settings: a
+         * region of another length would be read with wrong offsets. */
+        if (rc == 0)
+            rc = seg_check_mapped(&ctx->region, ctx->boot.tag, SEG_KIND_REGION,
+                                  SEG_HDR_SIZE + PSHM_ALIGN_UP(region_len,
+                                                               (uint64_t)sysconf(_SC_PAGESIZE)));
         if (rc < 0)
             return pshm_err_prefix(rc, "mapping the active-message region of rank %d",
                                    nm->members[0]);

@@ -138,6 +138,10 @@ int boot_barrier(boot_t *b);
 void boot_finish(boot_t *b);
 void boot_abort(boot_t *b, int code);
 void boot_close(boot_t *b);
+/* Exchanges every setting that shapes shared state (queue depth and memory,
+ * supernode size, host detection, backend, versions, ...) and fails on every
+ * rank alike, naming the setting, the ranks and their values, if any differs. */
+int agree_settings(boot_t *b, const pshm_cfg_t *cfg);
 /* True if `tag` is 1..PSHM_TAG_MAX chars of [a-z0-9]. */
 bool boot_tag_valid(const char *tag);
 

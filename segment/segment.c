@@ -129,6 +129,26 @@ int seg_create(seg_obj_t *o, const pshm_cfg_t *cfg, const char *tag, int kind, i
     return seg_be_create(o, cfg, name, len, &m);
 }
 
+int seg_check_mapped(const seg_obj_t *o, const char *tag, int kind, uint64_t want_len)
+{
+    const seg_meta_t *m = o->addr;
+    char a[32], b[32];
+
+    if (!seg_meta_ok(m, tag) || m->kind != (uint32_t)kind)
+        return pshm_err(-EINVAL, "%.*s carries no header of this job (tag %s): something "
+                        "else is at its name", SEG_NAME_MAX, o->ref.name, tag);
+    if (m->len != o->len)
+        return pshm_err(-EINVAL, "%.*s is mapped with %s but its creator recorded %s",
+                        SEG_NAME_MAX, o->ref.name, pshm_fmt_size(a, sizeof a, o->len),
+                        pshm_fmt_size(b, sizeof b, m->len));
+    if (want_len != 0 && o->len != want_len)
+        return pshm_err(-EINVAL, "%.*s holds %s where this process expects %s: the ranks "
+                        "size it differently", SEG_NAME_MAX, o->ref.name,
+                        pshm_fmt_size(a, sizeof a, o->len),
+                        pshm_fmt_size(b, sizeof b, want_len));
+    return 0;
+}
+
 /* The header to write: `hdr` named `name`, magic still zero. */
 static void meta_named(seg_meta_t *out, const seg_meta_t *hdr, const char *name)
 {

@@ -98,6 +98,10 @@ int seg_be_remove_tag(const struct pshm_cfg *cfg, const char *tag, uint32_t nran
 
 /* ---- common (segment.c) ---- */
 
+/* Checks a peer's object just mapped: its header is written for job `tag`
+ * and kind, records the length that was mapped, and that length is
+ * `want_len` (what this process computes for it; 0: not known). */
+int seg_check_mapped(const seg_obj_t *o, const char *tag, int kind, uint64_t want_len);
 /* Builds the system name of an object: "pshm.<uid>.<tag>.<kind><index>". */
 int seg_make_name(char *out, size_t n, const char *tag, int kind, int index);
 /* Creates an object with `user_len` usable bytes after the header page and
