@@ -524,18 +524,43 @@ const char *seg_open_advice(int err, const char *otherwise)
  * object behind o->fd: compared by lstat of the path, so that no descriptor
  * is needed (a process out of descriptors must still be able to clean up).
  */
-int seg_fd_unlink(seg_obj_t *o, const char *dir)
+int seg_fd_unlink_quiet(const seg_obj_t *o, const char *dir)
 {
     char path[PSHM_PATH_MAX + SEG_NAME_MAX + 2];
+    const char *name = o->ref.name[0] == '/' ? o->ref.name + 1 : o->ref.name;
+    size_t dl = strlen(dir), nl = strnlen(name, SEG_NAME_MAX - 1);
     struct stat a, b;
 
+    /* "dir/name" by hand: snprintf is not async-signal-safe. */
+    if (dl + 1 + nl + 1 > sizeof path)
+        return -ENAMETOOLONG;
+    memcpy(path, dir, dl);
+    path[dl] = '/';
+    memcpy(path + dl + 1, name, nl);
+    path[dl + 1 + nl] = '\0';
+    if (o->fd >= 0 && fstat(o->fd, &a) == 0 && lstat(path, &b) == 0 && S_ISREG(b.st_mode) &&
+        a.st_dev == b.st_dev && a.st_ino == b.st_ino && unlink(path) < 0 && errno != ENOENT)
+        return -errno;
+    return 0;
+}
+
+void seg_fd_created(seg_obj_t *o, int fd)
+{
+    o->fd = fd;
+    o->owner = true;
+    /* The guard's handler, on this thread, sees name and fd before `named`. */
+    atomic_signal_fence(memory_order_seq_cst);
+    o->named = true;
+}
+
+int seg_fd_unlink(seg_obj_t *o, const char *dir)
+{
+    int rc;
+
     if (o->owner && o->named) {
-        snprintf(path, sizeof path, "%s%s%s", dir, o->ref.name[0] == '/' ? "" : "/",
-                 o->ref.name);
-        if (o->fd >= 0 && fstat(o->fd, &a) == 0 && lstat(path, &b) == 0 &&
-            S_ISREG(b.st_mode) && a.st_dev == b.st_dev && a.st_ino == b.st_ino &&
-            unlink(path) < 0 && errno != ENOENT)
-            return pshm_err(-errno, "cannot remove %s: %s", path, strerror(errno));
+        if ((rc = seg_fd_unlink_quiet(o, dir)) < 0)
+            return pshm_err(rc, "cannot remove %s from %s: %s", o->ref.name, dir,
+                            strerror(-rc));
         o->named = false;
     }
     if (o->fd >= 0) {

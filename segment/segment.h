@@ -83,6 +83,11 @@ int seg_be_create(seg_obj_t *o, const struct pshm_cfg *cfg, const char *name, si
 int seg_be_attach(seg_obj_t *o, const struct pshm_cfg *cfg, const seg_ref_t *ref);
 /* Removes the name (owner only); the mappings stay valid. */
 int seg_be_unlink(seg_obj_t *o, const struct pshm_cfg *cfg);
+/* The same from a signal handler: async-signal-safe (system calls and
+ * memcpy only, no message), changes nothing in `o`. An object counts as
+ * named (owner, named set) from the moment its exclusive create succeeded,
+ * so that a signal at any point of the creation finds it. */
+void seg_be_unlink_signal(const seg_obj_t *o, const struct pshm_cfg *cfg);
 /* Unmaps and closes; removes the name too if still named and owned. */
 void seg_be_release(seg_obj_t *o, const struct pshm_cfg *cfg);
 /* Bytes available for new objects in the backing store (free space of
