@@ -59,6 +59,7 @@ typedef struct pshm_cfg {
     int host_detect;             /* GASNET_HOST_DETECT */
     int wait_mode;               /* GASNET_WAIT_MODE */
     uint32_t exit_timeout_ms;    /* GASNET_EXITTIMEOUT (seconds, may be fractional) */
+    uint32_t boot_timeout_ms;    /* PSHM_BOOT_TIMEOUT (pshmrun's start-up bound), 0: none */
     uint32_t sim_hosts;          /* PSHM_SIM_HOSTS: split this host into N (tests) */
     char host_id[64];            /* PSHM_HOST_ID: explicit host identity, "" if unset */
     char tmpdir[PSHM_PATH_MAX];  /* file backend: GASNET_TMPDIR, else TMPDIR, else /tmp (validated); "" otherwise */
@@ -70,6 +71,8 @@ typedef struct pshm_cfg {
 #define PSHM_QUEUE_DEPTH_MAX 65536u
 #define PSHM_QUEUE_MEMORY_DEFAULT (1ull << 20)
 #define PSHM_AM_MEDIUM_MAX 65536u
+#define PSHM_BOOT_TIMEOUT_DEFAULT_MS 120000u
+#define PSHM_BOOT_TIMEOUT_MAX_MS 4000000000u   /* about 46 days */
 
 /* A variable pshm reads, for pshm-info and README.PSHM. */
 typedef struct env_desc {
