@@ -378,9 +378,25 @@ fail:
     return pshm_err_prefix(rc, "pshm_attach");
 }
 
+/* The supernode barrier. Its -EPROTO (a message dropped on the way) means
+ * that it completed: the caller goes on with the job-wide part, so that the
+ * collective completes as a whole, and reports it at the end (*late). */
+static int node_barrier_whole(pshm_ctx_t *ctx, int *late, char *msg, size_t n)
+{
+    int rc = pshm_node_barrier(ctx);
+
+    if (rc == -EPROTO) {
+        *late = rc;
+        snprintf(msg, n, "%s", pshm_last_error());
+        rc = 0;
+    }
+    return rc;
+}
+
 int pshm_finalize(pshm_ctx_t *ctx)
 {
-    int rc = ctx_check(ctx, CTX_INIT, "pshm_finalize");
+    int rc = ctx_check(ctx, CTX_INIT, "pshm_finalize"), late = 0;
+    char msg[PSHM_ERRMSG_MAX];
 
     if (rc < 0)
         return rc;
@@ -389,7 +405,7 @@ int pshm_finalize(pshm_ctx_t *ctx)
         return rc;
     /* Nobody may tear down while a peer still sends to it. */
     if (ctx->state == CTX_ATTACHED)
-        rc = pshm_node_barrier(ctx);
+        rc = node_barrier_whole(ctx, &late, msg, sizeof msg);
     if (rc == 0)
         rc = boot_barrier(&ctx->boot);
     if (ctx->state == CTX_ATTACHED) {
@@ -405,6 +421,8 @@ int pshm_finalize(pshm_ctx_t *ctx)
     /* A stale pointer used later reads a state that is not attached. */
     memset(ctx, 0, sizeof *ctx);
     free(ctx);
+    if (rc == 0 && late < 0)
+        return pshm_err(late, "pshm_finalize: %s", msg);
     return rc < 0 ? pshm_err_prefix(rc, "pshm_finalize") : 0;
 }
 
@@ -428,14 +446,17 @@ void pshm_abort(pshm_ctx_t *ctx, int code)
 
 int pshm_barrier(pshm_ctx_t *ctx)
 {
-    int rc = ctx_check(ctx, CTX_ATTACHED, "pshm_barrier");
+    int rc = ctx_check(ctx, CTX_ATTACHED, "pshm_barrier"), late = 0;
+    char msg[PSHM_ERRMSG_MAX];
 
     if (rc == 0)
         rc = amq_refuse_in_handler("pshm_barrier");
     if (rc == 0)
-        rc = pshm_node_barrier(ctx);
+        rc = node_barrier_whole(ctx, &late, msg, sizeof msg);
     if (rc == 0 && ctx->nm.node_count > 1)
         rc = boot_barrier(&ctx->boot);
+    if (rc == 0 && late < 0)
+        rc = pshm_err(late, "%s", msg);
     return rc;
 }
 
