@@ -51,7 +51,12 @@ static const struct {
     { SIGABRT, G_CRASH },  { SIGSYS, G_CRASH },    { SIGTRAP, G_CRASH },  { SIGPIPE, G_OTHER },
     { SIGXCPU, G_OTHER },  { SIGXFSZ, G_OTHER },   { SIGUSR1, G_OTHER },  { SIGUSR2, G_OTHER },
     { SIGALRM, G_OTHER },  { SIGVTALRM, G_OTHER }, { SIGPROF, G_OTHER },  { SIGIO, G_OTHER },
-    { SIGPWR, G_OTHER },   { SIGSTKFLT, G_OTHER },
+#ifdef SIGPWR /* not on every architecture */
+    { SIGPWR, G_OTHER },
+#endif
+#ifdef SIGSTKFLT
+    { SIGSTKFLT, G_OTHER },
+#endif
 };
 #define NFIXED PSHM_ARRAY_LEN(fixed)
 #define NRT 33                 /* SIGRTMIN..SIGRTMAX: at most 33 on Linux */
