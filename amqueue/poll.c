@@ -19,7 +19,7 @@
  * is a plain mov too, but GCC does not fold it into the comparison after
  * it, so a process without threads, where nothing runs concurrently, keeps
  * plain loads: its scan is the same code as before (`threads` is a
- * constant in each inlined copy).
+ * constant in each inlined copy), after one test of the mode per call.
  */
 #define AMQ_RQ_LOAD(threads, x) ((threads) ? __atomic_load_n(&(x), __ATOMIC_RELAXED) : (x))
 #define AMQ_RQ_STORE(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
