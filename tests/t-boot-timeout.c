@@ -4,7 +4,8 @@
  * pshm_init fail with ETIMEDOUT naming the missing rank, within seconds, and
  * pshmrun's message names it; a bad value is refused; with no limit
  * (--boot-timeout 0), --timeout ends the job and its message names the rank
- * that never arrived.
+ * that never arrived; when every rank joined but one never reaches an
+ * exchange (pshm_attach), --timeout's message names it too.
  */
 #include "pshm.h"
 #include "tests/forkjob.h"
@@ -20,6 +21,18 @@
 #include <unistd.h>
 
 #define MISSING 2
+
+/* Every rank joins; rank 2 never reaches pshm_attach's exchanges. */
+static int rank_attach(int rank)
+{
+    pshm_ctx_t *ctx = NULL;
+
+    if (pshm_init(&ctx, NULL) < 0)
+        return 1;
+    if (rank == MISSING)
+        sleep(60);
+    return pshm_attach(ctx, 4096) < 0 ? 1 : 0;
+}
 
 static int rank_main(int rank, bool check)
 {
@@ -60,7 +73,9 @@ int main(int argc, char **argv)
         sigaddset(&term, SIGTERM);
         if (atoi(getenv("PSHM_RANK")) != MISSING)
             sigprocmask(SIG_BLOCK, &term, NULL);
-        int rc = rank_main(atoi(getenv("PSHM_RANK")), strcmp(argv[1], "check") == 0);
+        int rank = atoi(getenv("PSHM_RANK"));
+        int rc = strcmp(argv[1], "attach") == 0 ? rank_attach(rank)
+                                                : rank_main(rank, strcmp(argv[1], "check") == 0);
         fflush(stdout);
         _exit(rc);
     }
@@ -90,6 +105,13 @@ int main(int argc, char **argv)
     printf("--boot-timeout 0 --timeout 2: status %d\n%s", st, out);
     CHECK(st == 124);
     CHECK(strstr(out, "pshmrun: rank 2 never called pshm_init") != NULL);
+
+    snprintf(cmd, sizeof cmd, "%s --timeout 2 -n 3 -- %s attach", th_tool("pshmrun"), exe);
+    st = th_run(cmd, out, sizeof out);
+    printf("rank 2 never reaches pshm_attach, --timeout 2: status %d\n%s", st, out);
+    CHECK(st == 124);
+    CHECK(strstr(out, "pshmrun: 2 ranks wait in a bootstrap exchange for rank 2") != NULL);
+
     /* The library parses it as strictly (pshm-info reports it so). */
     pshm_ctx_t *ctx;
     setenv("PSHM_BOOT_TIMEOUT", "-1", 1);
