@@ -258,7 +258,7 @@ serve_plain(pshm_ctx_t *ctx, unsigned netmask, unsigned first, unsigned hi)
     return serve(ctx, netmask, first, hi, false);
 }
 
-static int __attribute__((noinline, cold))
+static int __attribute__((noinline))
 serve_threads(pshm_ctx_t *ctx, unsigned netmask, unsigned first, unsigned hi)
 {
     return serve(ctx, netmask, first, hi, true);
@@ -279,7 +279,7 @@ poll_mode(pshm_ctx_t *ctx, unsigned netmask, const bool threads)
                    : serve_plain(ctx, netmask, first, hi);
 }
 
-static int __attribute__((noinline, cold)) poll_threads(pshm_ctx_t *ctx, unsigned netmask)
+static int __attribute__((noinline)) poll_threads(pshm_ctx_t *ctx, unsigned netmask)
 {
     return poll_mode(ctx, netmask, true);
 }
