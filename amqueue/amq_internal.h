@@ -152,7 +152,11 @@ typedef struct amq_sq {
 
 /* Receiver's private state of one incoming queue: the stamp expected next
  * (`seq`) and its slot (`s`). The idle poll reads these 16 bytes and the
- * stamp they point to, per queue. */
+ * stamp they point to, per queue. With PSHM_INIT_THREADS, one thread's scan
+ * reads them while another, holding the queue's lock, writes them: those
+ * accesses are relaxed atomics (AMQ_RQ_LOAD, AMQ_RQ_STORE in poll.c). A
+ * scan that reads a pair being changed only takes a wrong hint: the queue
+ * is then read under its lock. */
 typedef struct amq_rq {
     amq_slot_t *s;
     uint32_t seq, pad;
@@ -223,7 +227,20 @@ int amq_poll(pshm_ctx_t *ctx, unsigned netmask);
  * before sending is visible to the caller's later loads. */
 int amq_pending(pshm_ctx_t *ctx);
 
-/* Pool (pool.c). Returns the chunk's offset, or UINT64_MAX if no room. */
+/* Pool (pool.c). Returns the chunk's offset, or UINT64_MAX if no room. The
+ * caller fills the chunk, then calls amq_chunk_filled. */
 uint64_t amq_pool_alloc(amq_pool_t *p, uint64_t bytes);
+
+/* Stores the `freed` flag of a chunk just filled again (0, as the
+ * allocation left it), before the slot that publishes it. Release (a plain
+ * mov on x86-64, on the spill path only): the order that matters runs
+ * through the receiver, another process, whose release of `freed` the
+ * reclaim acquires; this store shows ThreadSanitizer, which sees only this
+ * process, the same order (filled before reused) when another thread later
+ * reclaims and reuses these bytes. */
+static inline void amq_chunk_filled(amq_pool_t *p, uint64_t off)
+{
+    atomic_store_explicit(&((amq_chunk_t *)(p->base + off))->freed, 0, memory_order_release);
+}
 
 #endif /* PSHM_AMQ_INTERNAL_H */

@@ -13,6 +13,10 @@
 
 struct pshm_ctx;
 
+/* Bumped whenever the region's layout or the meaning of its words changes:
+ * ranks compare it at init (a mismatch is an error, not a corruption). */
+#define AMQ_LAYOUT_VERSION 2u
+
 /* Bytes of the region for P processes; -EOVERFLOW (message set) if the
  * layout cannot be represented. */
 int amq_region_size(unsigned nprocs, uint32_t depth, uint64_t memory, uint64_t *bytes);
@@ -24,5 +28,8 @@ void amq_fini(struct pshm_ctx *ctx);
 void amq_set_abort(struct pshm_ctx *ctx, int rank, int code);
 /* Non-zero if aborted; fills rank and code. */
 int amq_aborted(const struct pshm_ctx *ctx, int *rank, int *code);
+/* -EINVAL (message naming `fn`) when called from inside a handler, else 0:
+ * collectives refuse there, before they change anything. */
+int amq_refuse_in_handler(const char *fn);
 
 #endif /* PSHM_AMQUEUE_H */

@@ -13,17 +13,29 @@
 #include "amq_internal.h"
 
 #include <errno.h>
+#include <stdio.h>
+
+int amq_refuse_in_handler(const char *fn)
+{
+    if (PSHM_UNLIKELY(amq_in_handler))
+        return pshm_err(-EINVAL, "%s: cannot be called from inside a handler (a collective "
+                        "there would wait for peers that wait for this handler); call it "
+                        "after the poll returns", fn);
+    return 0;
+}
 
 int pshm_node_barrier(pshm_ctx_t *ctx)
 {
     struct amq *q;
     uint64_t epoch;
+    int msg_rc = 0;             /* the first message-level error met on the way */
+    char msg[PSHM_ERRMSG_MAX];
     int rc = ctx_check(ctx, CTX_ATTACHED, "pshm_node_barrier");
 
     if (rc < 0)
         return rc;
-    if (amq_in_handler)
-        return pshm_err(-EINVAL, "pshm_node_barrier: cannot be called from inside a handler");
+    if ((rc = amq_refuse_in_handler("pshm_node_barrier")) < 0)
+        return rc;
     q = ctx->amq;
     epoch = ++q->bar_epoch;
     for (unsigned k = 0; k < q->l.rounds; k++) {
@@ -53,11 +65,20 @@ int pshm_node_barrier(pshm_ctx_t *ctx)
                     break;
                 rc = amq_poll(ctx, 3u);
             }
-            if (rc < 0)
-                return pshm_err_prefix(rc, "pshm_node_barrier");
-            if (rc == 0 && (rc = ctx_wait_step(ctx, &spins)) < 0)
+            /* A bad message (-EPROTO) is the sender's fault, not the
+             * barrier's: leaving now would strand the peers of the later
+             * rounds and make the epochs disagree, so that a retry or the
+             * finalize deadlocks. Finish, then report it. */
+            if (rc < 0 && msg_rc == 0) {
+                msg_rc = rc;
+                snprintf(msg, sizeof msg, "%s", pshm_last_error());
+            }
+            if (rc <= 0 && (rc = ctx_wait_step(ctx, &spins)) < 0)
                 return pshm_err_prefix(rc, "pshm_node_barrier");
         }
     }
+    if (msg_rc < 0)
+        return pshm_err(msg_rc, "pshm_node_barrier: completed, but a message failed on the "
+                        "way: %s", msg);
     return 0;
 }

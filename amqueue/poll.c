@@ -10,6 +10,20 @@
 
 #include <errno.h>
 
+/*
+ * The queue positions (amq_rq_t) are written by poll_queue, under the
+ * queue's lock with threads, and read by scans without it. With threads
+ * those reads race with the writes, so they and the writes are relaxed
+ * atomics (GNU builtins on plain fields: the type stays the same for both
+ * modes). A relaxed store is the same plain mov on x86-64; a relaxed load
+ * is a plain mov too, but GCC does not fold it into the comparison after
+ * it, so a process without threads, where nothing runs concurrently, keeps
+ * plain loads: its scan is the same code as before (`threads` is a
+ * constant in each inlined copy), after one test of the mode per call.
+ */
+#define AMQ_RQ_LOAD(threads, x) ((threads) ? __atomic_load_n(&(x), __ATOMIC_RELAXED) : (x))
+#define AMQ_RQ_STORE(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
+
 /* Idle polls between paced liveness checks of pshm_poll (a clock read each). */
 #define IDLE_CHECK_MASK 1023u
 
@@ -48,6 +62,8 @@ poll_queue(pshm_ctx_t *ctx, unsigned j, int net, int src, unsigned budget, int *
     amq_rq_t *rq = &q->rq[AMQ_REP][j];
     amq_ctl_t *ctl = (amq_ctl_t *)(q->inq + (uint64_t)j * AMQ_LINE);
     char *const first = (char *)ctl + row, *const end = first + ring;
+    /* Plain loads: with threads, every write of them is made under the
+     * lock this thread holds. */
     amq_slot_t *s = rq->s;
     uint32_t seq = rq->seq;
     unsigned n = 0;
@@ -137,8 +153,8 @@ poll_queue(pshm_ctx_t *ctx, unsigned j, int net, int src, unsigned budget, int *
         if (PSHM_UNLIKELY(*err < 0))
             break; /* one report per call: the caller sees its message */
     }
-    rq->s = s;
-    rq->seq = seq;
+    AMQ_RQ_STORE(rq->s, s);
+    AMQ_RQ_STORE(rq->seq, seq);
     if (n)
         /* Release: every read of these slots (handlers included) is done
          * before the sender sees them free (its acquire in amq_send). */
@@ -153,11 +169,14 @@ poll_queue(pshm_ctx_t *ctx, unsigned j, int net, int src, unsigned budget, int *
  * until its sender writes it; four queues per branch. Relaxed: poll_queue
  * takes the message with an acquire load.
  */
-static inline unsigned scan(const struct amq *q, unsigned i, unsigned to)
+static inline __attribute__((always_inline)) unsigned
+scan(const struct amq *q, unsigned i, unsigned to, const bool threads)
 {
     const amq_rq_t *r = q->rq[AMQ_REP] + i, *const rend = q->rq[AMQ_REP] + to;
 /* int, so that the four tests below combine with a branch-free '|'. */
-#define HIT(k) ((int)(atomic_load_explicit(&r[k].s->stamp, memory_order_relaxed) == r[k].seq))
+#define HIT(k)                                                                            \
+    ((int)(atomic_load_explicit(&AMQ_RQ_LOAD(threads, r[k].s)->stamp, memory_order_relaxed) == \
+           AMQ_RQ_LOAD(threads, r[k].seq)))
     for (; rend - r >= 4; r += 4)
         if (HIT(0) | HIT(1) | HIT(2) | HIT(3))
             break;
@@ -184,25 +203,29 @@ static inline int poll_one(pshm_ctx_t *ctx, int net, unsigned i, unsigned budget
 }
 
 /* Serves the queues that have messages. The caller's scan of [lo, hi)
- * (indices into both networks' array) found the first message at `first`:
- * its batch runs at once, so the handler of a lone message (a ping-pong)
- * is reached with nothing else done first. Then, if any queue still has
- * messages, a pass over the senders in rotation: the rotation's start
- * moves every call, so every sender is served in turn whatever `first` is. */
-static int __attribute__((noinline))
-serve(pshm_ctx_t *ctx, unsigned netmask, unsigned first, unsigned hi)
+ * (indices into both networks' array) found the first message at `first`.
+ * When no other queue has any (a ping-pong), its batch runs at once. When
+ * others do, `first` is only the lowest-numbered busy queue: serving it
+ * first would favour low ranks in every call, so the pass over the senders
+ * in rotation decides the order; its start moves every call. The scan of
+ * the other queues is the one the lone case made after its batch before:
+ * the same work, done earlier. */
+static inline __attribute__((always_inline)) int
+serve(pshm_ctx_t *ctx, unsigned netmask, unsigned first, unsigned hi, const bool threads)
 {
     struct amq *q = ctx->amq;
     const unsigned P = (unsigned)q->P;
-    unsigned start, total;
+    unsigned start, total = 0;
     int err = 0, fnet = first >= P ? AMQ_REQ : AMQ_REP;
 
-    total = (unsigned)poll_one(ctx, fnet, first - (unsigned)fnet * P, AMQ_POLL_BATCH, &err);
-    if (err < 0)
-        return err;
-    /* Done unless that queue filled its batch or another one has some. */
-    if (total < AMQ_POLL_BATCH && scan(q, first + 1, hi) == hi)
-        return (int)total;
+    if (scan(q, first + 1, hi, threads) == hi) {
+        total = (unsigned)poll_one(ctx, fnet, first - (unsigned)fnet * P, AMQ_POLL_BATCH, &err);
+        if (err < 0)
+            return err;
+        /* Done unless that queue filled its batch. */
+        if (total < AMQ_POLL_BATCH)
+            return (int)total;
+    }
 
     /* A racy update with threads only skews the rotation. */
     start = atomic_load_explicit(&q->rot, memory_order_relaxed);
@@ -213,8 +236,8 @@ serve(pshm_ctx_t *ctx, unsigned netmask, unsigned first, unsigned hi)
             continue;
         /* Senders start .. P-1, then 0 .. start-1. */
         for (unsigned from = start, to = P, pass = 0; pass < 2; pass++, to = start, from = 0) {
-            for (unsigned j = scan(q, base + from, base + to); j < base + to;
-                 j = scan(q, j + 1, base + to)) {
+            for (unsigned j = scan(q, base + from, base + to, threads); j < base + to;
+                 j = scan(q, j + 1, base + to, threads)) {
                 unsigned budget = AMQ_POLL_MAX - total < AMQ_POLL_BATCH ? AMQ_POLL_MAX - total
                                                                         : AMQ_POLL_BATCH;
                 total += (unsigned)poll_one(ctx, net, j - base, budget, &err);
@@ -228,15 +251,44 @@ serve(pshm_ctx_t *ctx, unsigned netmask, unsigned first, unsigned hi)
     return (int)total;
 }
 
+/* One copy of the busy path per mode. */
+static int __attribute__((noinline))
+serve_plain(pshm_ctx_t *ctx, unsigned netmask, unsigned first, unsigned hi)
+{
+    return serve(ctx, netmask, first, hi, false);
+}
+
+static int __attribute__((noinline))
+serve_threads(pshm_ctx_t *ctx, unsigned netmask, unsigned first, unsigned hi)
+{
+    return serve(ctx, netmask, first, hi, true);
+}
+
 /* The incoming queues of both networks are one array, replies first (see
  * amq_init), so an idle poll is a single scan over [lo, hi). */
-static inline int poll_inline(pshm_ctx_t *ctx, unsigned netmask)
+static inline __attribute__((always_inline)) int
+poll_mode(pshm_ctx_t *ctx, unsigned netmask, const bool threads)
 {
     struct amq *q = ctx->amq;
     unsigned P = (unsigned)q->P, hi = netmask & (1u << AMQ_REQ) ? 2 * P : P;
-    unsigned first = scan(q, netmask & (1u << AMQ_REP) ? 0 : P, hi);
+    unsigned first = scan(q, netmask & (1u << AMQ_REP) ? 0 : P, hi, threads);
 
-    return first == hi ? 0 : serve(ctx, netmask, first, hi);
+    if (first == hi)
+        return 0;
+    return threads ? serve_threads(ctx, netmask, first, hi)
+                   : serve_plain(ctx, netmask, first, hi);
+}
+
+static int __attribute__((noinline)) poll_threads(pshm_ctx_t *ctx, unsigned netmask)
+{
+    return poll_mode(ctx, netmask, true);
+}
+
+static inline __attribute__((always_inline)) int poll_inline(pshm_ctx_t *ctx, unsigned netmask)
+{
+    if (PSHM_UNLIKELY(ctx->amq->threads))
+        return poll_threads(ctx, netmask);
+    return poll_mode(ctx, netmask, false);
 }
 
 int amq_poll(pshm_ctx_t *ctx, unsigned netmask) { return poll_inline(ctx, netmask); }
@@ -245,7 +297,7 @@ int amq_pending(pshm_ctx_t *ctx)
 {
     struct amq *q = ctx->amq;
     unsigned hi = 2 * (unsigned)q->P;
-    int r = scan(q, 0, hi) != hi;
+    int r = (q->threads ? scan(q, 0, hi, true) : scan(q, 0, hi, false)) != hi;
 
     /* Acquire: pairs with the sender's release of the stamp just read. */
     atomic_thread_fence(memory_order_acquire);

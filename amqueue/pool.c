@@ -98,7 +98,9 @@ uint64_t amq_pool_alloc(amq_pool_t *p, uint64_t bytes)
     }
     c = (amq_chunk_t *)(p->base + off);
     c->size = bytes;
-    /* Relaxed: the slot's release store publishes it with the data. */
+    /* Relaxed: the slot's release store publishes it with the data. Reset
+     * here, under the pool's lock, so that no reclaim of another thread
+     * reads the flag left in these bytes by their previous use. */
     atomic_store_explicit(&c->freed, 0, memory_order_relaxed);
     return off;
 }

@@ -256,6 +256,7 @@ send_slow(pshm_ctx_t *ctx, int dlocal, int net, unsigned handler, int cat, const
         }
         put_data((unsigned char *)p->base + off + AMQ_CHUNK_HDR, nargs, args, buf, nbytes, cat,
                  false);
+        amq_chunk_filled(p, off);
     }
     if (cat == AMQ_LONG && nbytes)
         memcpy(ldst, buf, nbytes);

@@ -66,6 +66,18 @@ int launch_random_tag(char *out, size_t n)
     return 0;
 }
 
+const char *launch_rank_list(const int32_t *ranks, int n, int total, char *buf, size_t len)
+{
+    size_t k = 0;
+
+    buf[0] = '\0';
+    for (int i = 0; i < n && k < len; i++)
+        k += (size_t)snprintf(buf + k, len - k, "%s%d", i ? ", " : "", (int)ranks[i]);
+    if (total > n && k < len)
+        snprintf(buf + k, len - k, " and %d more", total - n);
+    return buf;
+}
+
 const char *launch_describe(const launch_failed_t *f, char *buf, size_t n)
 {
     int d = (int)f->detail;
@@ -96,6 +108,10 @@ const char *launch_describe(const launch_failed_t *f, char *buf, size_t n)
         break;
     case LAUNCH_FAIL_EXEC:
         snprintf(buf, n, "could not execute the program: %s", strerror(d));
+        break;
+    case LAUNCH_FAIL_NOJOIN:
+        snprintf(buf, n, "never called pshm_init while the others waited %s for it",
+                 LAUNCH_ENV_BOOT_TIMEOUT);
         break;
     default: snprintf(buf, n, "failed with status %d", (int)f->status); break;
     }
@@ -190,12 +206,23 @@ static int launcher_exchange(int fd, int size, const void *mine, size_t len, voi
     rc = recv_all(fd, &h, sizeof h);
     if (rc < 0)
         return rc;
-    if (h.type == LAUNCH_FAILED && h.len == sizeof(launch_failed_t)) {
+    if (h.type == LAUNCH_FAILED && h.len >= sizeof(launch_failed_t) &&
+        h.len <= sizeof(launch_failed_t) + 4 * LAUNCH_NOJOIN_LIST_MAX) {
         launch_failed_t f;
-        char why[160];
+        int32_t miss[LAUNCH_NOJOIN_LIST_MAX];
+        int nmiss = (int)((h.len - sizeof f) / 4);
+        char why[160], list[LAUNCH_NOJOIN_LIST_MAX * 12 + 32];
         rc = recv_all(fd, &f, sizeof f);
+        if (rc == 0 && nmiss > 0)
+            rc = recv_all(fd, miss, (size_t)nmiss * 4);
         if (rc < 0)
             return rc;
+        if (f.how == LAUNCH_FAIL_NOJOIN && nmiss > 0)
+            return pshm_err(-ETIMEDOUT, "the job is over: rank%s %s never called pshm_init; "
+                            "pshmrun waited %s for %s (raise it for a slow start; 0 waits "
+                            "forever)", f.detail > 1 ? "s" : "",
+                            launch_rank_list(miss, nmiss, f.detail, list, sizeof list),
+                            LAUNCH_ENV_BOOT_TIMEOUT, f.detail > 1 ? "them" : "it");
         launch_describe(&f, why, sizeof why);
         if (f.rank >= 0)
             return pshm_err(-ECONNRESET, "the job is over: rank %d failed (%s)",

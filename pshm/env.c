@@ -40,6 +40,8 @@ const env_desc_t pshm_env_vars[] = {
      "how waits spend the CPU (auto: spin unless processes outnumber usable CPUs)"},
     {"GASNET_EXITTIMEOUT", "2.0", "0.1..600 seconds, fractions allowed",
      "how long exit waits for the other processes before giving up on them"},
+    {"PSHM_BOOT_TIMEOUT", "120", "0 (no limit) or seconds up to 4e6, fractions allowed",
+     "pshmrun: how long processes that called pshm_init wait for the others to call it"},
     {"PSHM_SIM_HOSTS", "0", "0 (off) or 1..4096",
      "testing: splits this host into N simulated hosts by rank % N"},
     {"PSHM_HOST_ID", "(unset)", "1..63 printable characters",
@@ -274,6 +276,7 @@ int env_load(pshm_cfg_t *out)
     c.queue_depth = PSHM_QUEUE_DEPTH_DEFAULT;
     c.queue_memory = PSHM_QUEUE_MEMORY_DEFAULT;
     c.exit_timeout_ms = PSHM_EXIT_TIMEOUT_DEFAULT_MS;
+    c.boot_timeout_ms = PSHM_BOOT_TIMEOUT_DEFAULT_MS;
     c.host_detect = HOST_DETECT_BOOTID;
     c.wait_mode = WAIT_AUTO;
 
@@ -306,6 +309,10 @@ int env_load(pshm_cfg_t *out)
         return rc;
     if (GET("GASNET_EXITTIMEOUT") &&
         (rc = env_parse_exit_timeout("GASNET_EXITTIMEOUT", v, &c.exit_timeout_ms)) < 0)
+        return rc;
+    if (GET("PSHM_BOOT_TIMEOUT") &&
+        (rc = parse_ms("PSHM_BOOT_TIMEOUT", v, 0, PSHM_BOOT_TIMEOUT_MAX_MS,
+                       &c.boot_timeout_ms)) < 0)
         return rc;
     if (GET("PSHM_SIM_HOSTS")) {
         if ((rc = env_parse_u64("PSHM_SIM_HOSTS", v, 0, PSHM_SIM_HOSTS_MAX, &u)) < 0) return rc;

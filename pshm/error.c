@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define ERRMSG_MAX 512
+#define ERRMSG_MAX PSHM_ERRMSG_MAX
 
 static _Thread_local char errmsg[ERRMSG_MAX];
 

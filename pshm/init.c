@@ -82,14 +82,18 @@ int pshm_init(pshm_ctx_t **out, const pshm_init_attr_t *attr)
     rc = env_load(&ctx->cfg);
     if (rc < 0)
         goto fail_env;
-#if PSHM_BACKEND_NONE
-    ctx->cfg.supernode_max = 1; /* --disable-pshm: every process is a supernode of one */
-#endif
     rc = boot_open(&ctx->boot, attr != NULL ? attr->bootstrap : NULL);
     if (rc < 0)
         goto fail_env;
     ctx->rank = ctx->boot.rank;
     ctx->size = ctx->boot.size;
+    /* Before anything is built from them: the settings as the user gave them. */
+    rc = agree_settings(&ctx->boot, &ctx->cfg);
+    if (rc < 0)
+        goto fail_boot;
+#if PSHM_BACKEND_NONE
+    ctx->cfg.supernode_max = 1; /* --disable-pshm: every process is a supernode of one */
+#endif
     rc = nodemap_build(&ctx->nm, &ctx->boot, &ctx->cfg);
     if (rc < 0)
         goto fail_boot;
@@ -198,6 +202,9 @@ static int attach_map(pshm_ctx_t *ctx, const attach_rec_t *recs, uint64_t region
 
         if (nr != nm->node_rank) {
             rc = seg_be_attach(o, &ctx->cfg, &rec->seg);
+            if (rc == 0)
+                rc = seg_check_mapped(o, ctx->boot.tag, SEG_KIND_SEGMENT,
+                                      SEG_HDR_SIZE + rec->size);
             if (rc < 0)
                 return pshm_err_prefix(rc, "mapping the segment of rank %d", nm->members[nr]);
         }
@@ -209,6 +216,12 @@ static int attach_map(pshm_ctx_t *ctx, const attach_rec_t *recs, uint64_t region
     }
     if (nm->node_rank != 0) {
         rc = seg_be_attach(&ctx->region, &ctx->cfg, &recs[nm->members[0]].region);
+        /* Its layout is computed here from this process's settings: a
+         * region of another length would be read with wrong offsets. */
+        if (rc == 0)
+            rc = seg_check_mapped(&ctx->region, ctx->boot.tag, SEG_KIND_REGION,
+                                  SEG_HDR_SIZE + PSHM_ALIGN_UP(region_len,
+                                                               (uint64_t)sysconf(_SC_PAGESIZE)));
         if (rc < 0)
             return pshm_err_prefix(rc, "mapping the active-message region of rank %d",
                                    nm->members[0]);
@@ -365,15 +378,34 @@ fail:
     return pshm_err_prefix(rc, "pshm_attach");
 }
 
+/* The supernode barrier. Its -EPROTO (a message dropped on the way) means
+ * that it completed: the caller goes on with the job-wide part, so that the
+ * collective completes as a whole, and reports it at the end (*late). */
+static int node_barrier_whole(pshm_ctx_t *ctx, int *late, char *msg, size_t n)
+{
+    int rc = pshm_node_barrier(ctx);
+
+    if (rc == -EPROTO) {
+        *late = rc;
+        snprintf(msg, n, "%s", pshm_last_error());
+        rc = 0;
+    }
+    return rc;
+}
+
 int pshm_finalize(pshm_ctx_t *ctx)
 {
-    int rc = ctx_check(ctx, CTX_INIT, "pshm_finalize");
+    int rc = ctx_check(ctx, CTX_INIT, "pshm_finalize"), late = 0;
+    char msg[PSHM_ERRMSG_MAX];
 
     if (rc < 0)
         return rc;
+    /* Inside a handler the poll that called it still uses the context. */
+    if ((rc = amq_refuse_in_handler("pshm_finalize")) < 0)
+        return rc;
     /* Nobody may tear down while a peer still sends to it. */
     if (ctx->state == CTX_ATTACHED)
-        rc = pshm_node_barrier(ctx);
+        rc = node_barrier_whole(ctx, &late, msg, sizeof msg);
     if (rc == 0)
         rc = boot_barrier(&ctx->boot);
     if (ctx->state == CTX_ATTACHED) {
@@ -389,6 +421,8 @@ int pshm_finalize(pshm_ctx_t *ctx)
     /* A stale pointer used later reads a state that is not attached. */
     memset(ctx, 0, sizeof *ctx);
     free(ctx);
+    if (rc == 0 && late < 0)
+        return pshm_err(late, "pshm_finalize: %s", msg);
     return rc < 0 ? pshm_err_prefix(rc, "pshm_finalize") : 0;
 }
 
@@ -412,12 +446,17 @@ void pshm_abort(pshm_ctx_t *ctx, int code)
 
 int pshm_barrier(pshm_ctx_t *ctx)
 {
-    int rc = ctx_check(ctx, CTX_ATTACHED, "pshm_barrier");
+    int rc = ctx_check(ctx, CTX_ATTACHED, "pshm_barrier"), late = 0;
+    char msg[PSHM_ERRMSG_MAX];
 
     if (rc == 0)
-        rc = pshm_node_barrier(ctx);
+        rc = amq_refuse_in_handler("pshm_barrier");
+    if (rc == 0)
+        rc = node_barrier_whole(ctx, &late, msg, sizeof msg);
     if (rc == 0 && ctx->nm.node_count > 1)
         rc = boot_barrier(&ctx->boot);
+    if (rc == 0 && late < 0)
+        rc = pshm_err(late, "%s", msg);
     return rc;
 }
 

@@ -30,6 +30,7 @@
  * The sentence names the resource, the amount asked and available, and what
  * to change.
  */
+#define PSHM_ERRMSG_MAX 512   /* bytes of the per-thread message */
 int pshm_err(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Prepends context to the current message: "attach: <old message>". */
 int pshm_err_prefix(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -58,6 +59,7 @@ typedef struct pshm_cfg {
     int host_detect;             /* GASNET_HOST_DETECT */
     int wait_mode;               /* GASNET_WAIT_MODE */
     uint32_t exit_timeout_ms;    /* GASNET_EXITTIMEOUT (seconds, may be fractional) */
+    uint32_t boot_timeout_ms;    /* PSHM_BOOT_TIMEOUT (pshmrun's start-up bound), 0: none */
     uint32_t sim_hosts;          /* PSHM_SIM_HOSTS: split this host into N (tests) */
     char host_id[64];            /* PSHM_HOST_ID: explicit host identity, "" if unset */
     char tmpdir[PSHM_PATH_MAX];  /* file backend: GASNET_TMPDIR, else TMPDIR, else /tmp (validated); "" otherwise */
@@ -69,6 +71,8 @@ typedef struct pshm_cfg {
 #define PSHM_QUEUE_DEPTH_MAX 65536u
 #define PSHM_QUEUE_MEMORY_DEFAULT (1ull << 20)
 #define PSHM_AM_MEDIUM_MAX 65536u
+#define PSHM_BOOT_TIMEOUT_DEFAULT_MS 120000u
+#define PSHM_BOOT_TIMEOUT_MAX_MS 4000000000u   /* about 46 days */
 
 /* A variable pshm reads, for pshm-info and README.PSHM. */
 typedef struct env_desc {
@@ -137,6 +141,10 @@ int boot_barrier(boot_t *b);
 void boot_finish(boot_t *b);
 void boot_abort(boot_t *b, int code);
 void boot_close(boot_t *b);
+/* Exchanges every setting that shapes shared state (queue depth and memory,
+ * supernode size, host detection, backend, versions, ...) and fails on every
+ * rank alike, naming the setting, the ranks and their values, if any differs. */
+int agree_settings(boot_t *b, const pshm_cfg_t *cfg);
 /* True if `tag` is 1..PSHM_TAG_MAX chars of [a-z0-9]. */
 bool boot_tag_valid(const char *tag);
 

@@ -6,6 +6,9 @@
  *   PSHM_JOB_TAG           the job tag (names of every object of the job)
  *   PSHM_BOOT_FD           the socket's descriptor number
  * Messages are a launch_msg_t header followed by `len` bytes.
+ * PSHM_BOOT_TIMEOUT (pshmrun's environment) bounds the start-up: when some
+ * rank has not said HELLO that long after the first one did, the job fails
+ * (LAUNCH_FAIL_NOJOIN) naming the ranks that never joined.
  *   process -> pshmrun: HELLO (pid), EXCHANGE (its contribution; all ranks
  *       must give the same length), FINISH (clean finalize), ABORT (int32 code)
  *   pshmrun -> process: EXCHANGE (size * len bytes, rank order),
@@ -23,6 +26,9 @@
 #define LAUNCH_ENV_FD "PSHM_BOOT_FD"
 #define LAUNCH_MAX_PROCS 4096
 #define LAUNCH_MAX_EXCHANGE (1u << 20)   /* bytes one rank may contribute */
+/* How long the ranks that called pshm_init wait for the others to call it
+ * (seconds, fractional; 0: no limit). Read by pshmrun. */
+#define LAUNCH_ENV_BOOT_TIMEOUT "PSHM_BOOT_TIMEOUT"
 
 enum { LAUNCH_HELLO = 1, LAUNCH_EXCHANGE, LAUNCH_FINISH, LAUNCH_ABORT, LAUNCH_FAILED };
 
@@ -42,7 +48,13 @@ enum {
     LAUNCH_FAIL_LAUNCHER,   /* pshmrun ended the job: signal `detail`, timeout (0),
                                or could not start every process (-1) */
     LAUNCH_FAIL_EXEC,       /* the program could not be started (errno `detail`) */
+    LAUNCH_FAIL_NOJOIN,     /* `detail` ranks, `rank` the first, never called
+                               pshm_init within PSHM_BOOT_TIMEOUT */
 };
+
+/* A FAILED message of LAUNCH_FAIL_NOJOIN carries, after its launch_failed_t,
+ * up to this many int32 ranks: those that never joined. */
+#define LAUNCH_NOJOIN_LIST_MAX 16
 
 typedef struct launch_failed {
     int32_t rank;     /* the rank that failed, -1 when pshmrun ended the job */
@@ -58,6 +70,8 @@ typedef struct launch_failed {
 /* Draws a random job tag of LAUNCH_TAG_LEN chars into out (n > LAUNCH_TAG_LEN).
  * Returns 0 or a negative errno (implemented in pshm/boot.c). */
 int launch_random_tag(char *out, size_t n);
+/* "1, 3, 4" (and "and N more" past `shown`) into buf: a list of ranks. */
+const char *launch_rank_list(const int32_t *ranks, int n, int total, char *buf, size_t len);
 /* Why, as a phrase: "killed by signal 9 (Killed)", "exited with status 3". */
 const char *launch_describe(const launch_failed_t *f, char *buf, size_t n);
 

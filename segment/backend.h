@@ -40,6 +40,12 @@ const char *seg_open_advice(int err, const char *otherwise);
 /* Removes the name (in `dir`) of an object we created if it still leads to
  * the object behind o->fd, then closes o->fd. Needs no free descriptor. */
 int seg_fd_unlink(seg_obj_t *o, const char *dir);
+/* The removal alone, async-signal-safe: 0, or -errno of the unlink. */
+int seg_fd_unlink_quiet(const seg_obj_t *o, const char *dir);
+/* Marks an object just created exclusively behind `fd` as ours and named
+ * (its name already in o->ref.name), before anything that may fail or
+ * take long: from now on the signal guard removes it. */
+void seg_fd_created(seg_obj_t *o, int fd);
 /* seg_be_release of the descriptor backends: unlink, close, unmap. */
 void seg_fd_release(seg_obj_t *o, const pshm_cfg_t *cfg);
 /* Removes from directory `dir` every regular file "pshm.<uid>.<tag>.*" whose

@@ -61,7 +61,9 @@ int seg_be_create(seg_obj_t *o, const pshm_cfg_t *cfg, const char *name, size_t 
         return rc;
     }
     snprintf(o->ref.name, sizeof o->ref.name, "%s", name);
+    seg_fd_created(o, fd);
     if ((rc = seg_fd_setup(o, fd, shown, cfg->tmpdir, len, advice, hdr)) < 0) {
+        /* Name first: the guard may run until `named` is cleared below. */
         unlinkat(dfd, name, 0);
         close(fd);
         memset(o, 0, sizeof *o);
@@ -92,6 +94,12 @@ int seg_be_attach(seg_obj_t *o, const pshm_cfg_t *cfg, const seg_ref_t *ref)
 int seg_be_unlink(seg_obj_t *o, const pshm_cfg_t *cfg)
 {
     return seg_fd_unlink(o, cfg->tmpdir);
+}
+
+void seg_be_unlink_signal(const seg_obj_t *o, const pshm_cfg_t *cfg)
+{
+    if (o->owner && o->named)
+        (void)seg_fd_unlink_quiet(o, cfg->tmpdir);
 }
 
 void seg_be_release(seg_obj_t *o, const pshm_cfg_t *cfg) { seg_fd_release(o, cfg); }

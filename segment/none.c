@@ -56,6 +56,12 @@ int seg_be_unlink(seg_obj_t *o, const pshm_cfg_t *cfg)
     return 0;
 }
 
+void seg_be_unlink_signal(const seg_obj_t *o, const pshm_cfg_t *cfg)
+{
+    (void)o;
+    (void)cfg;
+}
+
 void seg_be_release(seg_obj_t *o, const pshm_cfg_t *cfg)
 {
     (void)cfg;

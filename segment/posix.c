@@ -53,7 +53,9 @@ int seg_be_create(seg_obj_t *o, const pshm_cfg_t *cfg, const char *name, size_t 
                         seg_open_advice(errno, "check that " SHM_DIR " is a writable tmpfs"));
     }
     memcpy(o->ref.name, pname, sizeof pname);
+    seg_fd_created(o, fd);
     if ((rc = seg_fd_setup(o, fd, pname, SHM_DIR, len, advice, hdr)) < 0) {
+        /* Name first: the guard may run until `named` is cleared below. */
         shm_unlink(pname);
         close(fd);
         memset(o, 0, sizeof *o);
@@ -81,6 +83,13 @@ int seg_be_unlink(seg_obj_t *o, const pshm_cfg_t *cfg)
 {
     (void)cfg;
     return seg_fd_unlink(o, SHM_DIR);
+}
+
+void seg_be_unlink_signal(const seg_obj_t *o, const pshm_cfg_t *cfg)
+{
+    (void)cfg;
+    if (o->owner && o->named)
+        (void)seg_fd_unlink_quiet(o, SHM_DIR);
 }
 
 void seg_be_release(seg_obj_t *o, const pshm_cfg_t *cfg) { seg_fd_release(o, cfg); }

@@ -130,6 +130,26 @@ int seg_create(seg_obj_t *o, const pshm_cfg_t *cfg, const char *tag, int kind, i
     return seg_be_create(o, cfg, name, len, &m);
 }
 
+int seg_check_mapped(const seg_obj_t *o, const char *tag, int kind, uint64_t want_len)
+{
+    const seg_meta_t *m = o->addr;
+    char a[32], b[32];
+
+    if (!seg_meta_ok(m, tag) || m->kind != (uint32_t)kind)
+        return pshm_err(-EINVAL, "%.*s carries no header of this job (tag %s): something "
+                        "else is at its name", SEG_NAME_MAX, o->ref.name, tag);
+    if (m->len != o->len)
+        return pshm_err(-EINVAL, "%.*s is mapped with %s but its creator recorded %s",
+                        SEG_NAME_MAX, o->ref.name, pshm_fmt_size(a, sizeof a, o->len),
+                        pshm_fmt_size(b, sizeof b, m->len));
+    if (want_len != 0 && o->len != want_len)
+        return pshm_err(-EINVAL, "%.*s holds %s where this process expects %s: the ranks "
+                        "size it differently", SEG_NAME_MAX, o->ref.name,
+                        pshm_fmt_size(a, sizeof a, o->len),
+                        pshm_fmt_size(b, sizeof b, want_len));
+    return 0;
+}
+
 /* The header to write: `hdr` named `name`, magic still zero. */
 static void meta_named(seg_meta_t *out, const seg_meta_t *hdr, const char *name)
 {
@@ -516,18 +536,43 @@ const char *seg_open_advice(int err, const char *otherwise)
  * object behind o->fd: compared by lstat of the path, so that no descriptor
  * is needed (a process out of descriptors must still be able to clean up).
  */
-int seg_fd_unlink(seg_obj_t *o, const char *dir)
+int seg_fd_unlink_quiet(const seg_obj_t *o, const char *dir)
 {
     char path[PSHM_PATH_MAX + SEG_NAME_MAX + 2];
+    const char *name = o->ref.name[0] == '/' ? o->ref.name + 1 : o->ref.name;
+    size_t dl = strlen(dir), nl = strnlen(name, SEG_NAME_MAX - 1);
     struct stat a, b;
 
+    /* "dir/name" by hand: snprintf is not async-signal-safe. */
+    if (dl + 1 + nl + 1 > sizeof path)
+        return -ENAMETOOLONG;
+    memcpy(path, dir, dl);
+    path[dl] = '/';
+    memcpy(path + dl + 1, name, nl);
+    path[dl + 1 + nl] = '\0';
+    if (o->fd >= 0 && fstat(o->fd, &a) == 0 && lstat(path, &b) == 0 && S_ISREG(b.st_mode) &&
+        a.st_dev == b.st_dev && a.st_ino == b.st_ino && unlink(path) < 0 && errno != ENOENT)
+        return -errno;
+    return 0;
+}
+
+void seg_fd_created(seg_obj_t *o, int fd)
+{
+    o->fd = fd;
+    o->owner = true;
+    /* The guard's handler, on this thread, sees name and fd before `named`. */
+    atomic_signal_fence(memory_order_seq_cst);
+    o->named = true;
+}
+
+int seg_fd_unlink(seg_obj_t *o, const char *dir)
+{
+    int rc;
+
     if (o->owner && o->named) {
-        snprintf(path, sizeof path, "%s%s%s", dir, o->ref.name[0] == '/' ? "" : "/",
-                 o->ref.name);
-        if (o->fd >= 0 && fstat(o->fd, &a) == 0 && lstat(path, &b) == 0 &&
-            S_ISREG(b.st_mode) && a.st_dev == b.st_dev && a.st_ino == b.st_ino &&
-            unlink(path) < 0 && errno != ENOENT)
-            return pshm_err(-errno, "cannot remove %s: %s", path, strerror(errno));
+        if ((rc = seg_fd_unlink_quiet(o, dir)) < 0)
+            return pshm_err(rc, "cannot remove %s from %s: %s", o->ref.name, dir,
+                            strerror(-rc));
         o->named = false;
     }
     if (o->fd >= 0) {

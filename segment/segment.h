@@ -85,6 +85,11 @@ int seg_be_create(seg_obj_t *o, const struct pshm_cfg *cfg, const char *name, si
 int seg_be_attach(seg_obj_t *o, const struct pshm_cfg *cfg, const seg_ref_t *ref);
 /* Removes the name (owner only); the mappings stay valid. */
 int seg_be_unlink(seg_obj_t *o, const struct pshm_cfg *cfg);
+/* The same from a signal handler: async-signal-safe (system calls and
+ * memcpy only, no message), changes nothing in `o`. An object counts as
+ * named (owner, named set) from the moment its exclusive create succeeded,
+ * so that a signal at any point of the creation finds it. */
+void seg_be_unlink_signal(const seg_obj_t *o, const struct pshm_cfg *cfg);
 /* Unmaps and closes; removes the name too if still named and owned. */
 void seg_be_release(seg_obj_t *o, const struct pshm_cfg *cfg);
 /* Bytes available for new objects in the backing store (free space of
@@ -100,6 +105,10 @@ int seg_be_remove_tag(const struct pshm_cfg *cfg, const char *tag, uint32_t nran
 
 /* ---- common (segment.c) ---- */
 
+/* Checks a peer's object just mapped: its header is written for job `tag`
+ * and kind, records the length that was mapped, and that length is
+ * `want_len` (what this process computes for it; 0: not known). */
+int seg_check_mapped(const seg_obj_t *o, const char *tag, int kind, uint64_t want_len);
 /* Builds the system name of an object: "pshm.<uid>.<tag>.<kind><index>". */
 int seg_make_name(char *out, size_t n, const char *tag, int kind, int index);
 /* Creates an object with `user_len` usable bytes after the header page and

@@ -109,6 +109,12 @@ int seg_be_create(seg_obj_t *o, const pshm_cfg_t *cfg, const char *name, size_t 
     snprintf(shown, sizeof shown, "%s (key 0x%08x)", name, key);
     int id = shmget((key_t)key, len, IPC_CREAT | IPC_EXCL | 0600);
     if (id < 0) return create_err(errno, shown, key, len);
+    /* Ours and named from now on: the signal guard removes it. */
+    o->ref.shmid = id;
+    o->fd = -1;
+    o->owner = true;
+    atomic_signal_fence(memory_order_seq_cst);
+    o->named = true;
     /* SysV modes ignore the umask; check that nobody else may map it. */
     if (shmctl(id, IPC_STAT, &ds) < 0 || (ds.shm_perm.mode & 0777) != 0600) {
         rc = pshm_err(-EPERM, "SysV segment %s does not have mode 0600", shown);
@@ -151,6 +157,9 @@ int seg_be_create(seg_obj_t *o, const pshm_cfg_t *cfg, const char *name, size_t 
     return 0;
 fail:
     shmctl(id, IPC_RMID, NULL);
+    /* After the removal: the id may be reused by another segment. */
+    atomic_signal_fence(memory_order_seq_cst);
+    o->named = false;
     return rc;
 }
 
@@ -196,6 +205,13 @@ int seg_be_unlink(seg_obj_t *o, const pshm_cfg_t *cfg)
         o->named = false;
     }
     return 0;
+}
+
+void seg_be_unlink_signal(const seg_obj_t *o, const pshm_cfg_t *cfg)
+{
+    (void)cfg;
+    if (o->owner && o->named)
+        (void)shmctl(o->ref.shmid, IPC_RMID, NULL);
 }
 
 void seg_be_release(seg_obj_t *o, const pshm_cfg_t *cfg)

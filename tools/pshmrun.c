@@ -50,7 +50,7 @@ typedef struct proc {
 static struct {
     int n, hosts, verbose;
     bool tag_output;
-    uint32_t timeout_ms, exit_timeout_ms;
+    uint32_t timeout_ms, exit_timeout_ms, boot_timeout_ms;
     char **argv;
     char tag[PSHM_TAG_MAX + 1];
     proc_t *p;
@@ -62,6 +62,12 @@ static struct {
     launch_failed_t why;
     uint64_t kill_at_ns, timeout_at_ns;
     uint64_t first_signal_ns;   /* first SIGINT/SIGTERM/SIGHUP received */
+    /* Start-up: when the ranks that said HELLO stop waiting for the others
+     * (0: every rank has joined, or no limit). */
+    uint64_t boot_at_ns;
+    int joined;                 /* ranks that have said HELLO */
+    int32_t miss[LAUNCH_NOJOIN_LIST_MAX]; /* with LAUNCH_FAIL_NOJOIN: who never joined */
+    int nmiss;
 } job;
 
 /* The watchdog (see watchdog()): its pid (0: none) and pshmrun's end of its socket. */
@@ -93,6 +99,9 @@ static void usage(void)
            "                       pshmrun's own VAR (repeatable; as mpirun -x)\n"
            "      --tag-output     prefix every line of the processes' stdout and\n"
            "                       stderr with [RANK]; lines are never mixed\n"
+           "      --boot-timeout SEC  end the job when a process has not called\n"
+           "                       pshm_init SEC seconds after the first one did\n"
+           "                       (default PSHM_BOOT_TIMEOUT, else 120; 0: no limit)\n"
            "  -v, --verbose        tell what happens on stderr\n"
            "  -h, --help           show this help\n"
            "      --version        show the version\n\n"
@@ -158,6 +167,7 @@ static void parse_args(int argc, char **argv)
     static const char *const timeout_names[] = { "--timeout", NULL };
     static const char *const exit_names[] = { "--exit-timeout", NULL };
     static const char *const x_names[] = { "-x", NULL };
+    static const char *const boot_names[] = { "--boot-timeout", NULL };
     const char *v, *e;
     int i;
 
@@ -165,6 +175,11 @@ static void parse_args(int argc, char **argv)
     job.exit_timeout_ms = PSHM_EXIT_TIMEOUT_DEFAULT_MS;
     if ((e = getenv("GASNET_EXITTIMEOUT")) != NULL &&
         env_parse_exit_timeout("GASNET_EXITTIMEOUT", e, &job.exit_timeout_ms) < 0)
+        cli_usage_error("%s", pshm_last_error());
+    job.boot_timeout_ms = PSHM_BOOT_TIMEOUT_DEFAULT_MS;
+    if ((e = getenv(LAUNCH_ENV_BOOT_TIMEOUT)) != NULL &&
+        env_parse_seconds(LAUNCH_ENV_BOOT_TIMEOUT, e, PSHM_BOOT_TIMEOUT_MAX_MS,
+                          &job.boot_timeout_ms) < 0)
         cli_usage_error("%s", pshm_last_error());
     for (i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -197,6 +212,10 @@ static void parse_args(int argc, char **argv)
                                 v);
         } else if (cli_flag_value(argc, argv, &i, exit_names, &v)) {
             if (env_parse_exit_timeout("--exit-timeout", v, &job.exit_timeout_ms) < 0)
+                cli_usage_error("%s", pshm_last_error());
+        } else if (cli_flag_value(argc, argv, &i, boot_names, &v)) {
+            if (env_parse_seconds("--boot-timeout", v, PSHM_BOOT_TIMEOUT_MAX_MS,
+                                  &job.boot_timeout_ms) < 0)
                 cli_usage_error("%s", pshm_last_error());
         } else {
             cli_usage_error("unknown option '%s'", a);
@@ -233,7 +252,7 @@ static void end_job(void)
 static bool fail(int rank, int how, int detail, int status)
 {
     launch_msg_t h = { .type = LAUNCH_FAILED, .len = sizeof(launch_failed_t) };
-    char buf[sizeof h + sizeof(launch_failed_t)];
+    char buf[sizeof h + sizeof(launch_failed_t) + sizeof job.miss];
     char why[200];
 
     if (job.failed)
@@ -252,11 +271,15 @@ static bool fail(int rank, int how, int detail, int status)
         say("%s; ending the job", why);
     /* Best effort and never blocking: a process blocked in an exchange reads
      * it now, any other at its next exchange. */
+    if (how == LAUNCH_FAIL_NOJOIN) {
+        memcpy(buf + sizeof h + sizeof job.why, job.miss, (size_t)job.nmiss * 4);
+        h.len += (uint32_t)job.nmiss * 4;
+    }
     memcpy(buf, &h, sizeof h);
     memcpy(buf + sizeof h, &job.why, sizeof job.why);
     for (int r = 0; r < job.n; r++)
         if (job.p[r].fd >= 0 && r != rank)
-            (void)send(job.p[r].fd, buf, sizeof buf, MSG_NOSIGNAL | MSG_DONTWAIT);
+            (void)send(job.p[r].fd, buf, sizeof h + h.len, MSG_NOSIGNAL | MSG_DONTWAIT);
     end_job();
     return true;
 }
@@ -366,6 +389,10 @@ static void on_message(int r, proc_t *p)
 {
     switch (p->hdr.type) {
     case LAUNCH_HELLO:
+        if (!p->hello && ++job.joined == job.n)
+            job.boot_at_ns = 0;   /* everyone is in: the start-up is over */
+        else if (job.joined == 1 && job.boot_timeout_ms)
+            job.boot_at_ns = pshm_now_ns() + (uint64_t)job.boot_timeout_ms * 1000000u;
         p->hello = true;
         p->finish = false;   /* a new pshm_init after a finalize */
         if (job.verbose)
@@ -833,6 +860,8 @@ static int poll_timeout_ms(void)
         at = job.kill_at_ns;
     if (job.timeout_at_ns && job.timeout_at_ns < at)
         at = job.timeout_at_ns;
+    if (job.boot_at_ns && job.boot_at_ns < at)
+        at = job.boot_at_ns;
     if (at == UINT64_MAX)
         return -1;
     return at <= now ? 0 : (int)((at - now) / 1000000u + 1);
@@ -846,6 +875,56 @@ static void flush_outputs(void)
     for (int r = 0; r < job.n; r++)
         for (int s = 0; s < 2; s++)
             taglines_finish(&job.p[r].out[s]);
+}
+
+/* The ranks still running that never said HELLO (or, with `exchange`, that
+ * have not contributed to the current exchange) into job.miss, the first
+ * LAUNCH_NOJOIN_LIST_MAX of them; returns how many there are. */
+static int collect_missing(bool exchange)
+{
+    int total = 0;
+
+    job.nmiss = 0;
+    for (int r = 0; r < job.n; r++)
+        if (!(exchange ? job.p[r].contributed : job.p[r].hello) && job.p[r].pid > 0) {
+            if (job.nmiss < LAUNCH_NOJOIN_LIST_MAX)
+                job.miss[job.nmiss++] = r;
+            total++;
+        }
+    return total;
+}
+
+/* PSHM_BOOT_TIMEOUT expired with ranks that never called pshm_init. */
+static void fail_nojoin(void)
+{
+    char list[LAUNCH_NOJOIN_LIST_MAX * 12 + 32];
+    int total = collect_missing(false);
+
+    if (total == 0)
+        return;
+    say("rank%s %s never called pshm_init, %.3g s after the first rank did (%s, or "
+        "--boot-timeout; 0: no limit)", total > 1 ? "s" : "",
+        launch_rank_list(job.miss, job.nmiss, total, list, sizeof list),
+        job.boot_timeout_ms / 1000.0, LAUNCH_ENV_BOOT_TIMEOUT);
+    fail(job.miss[0], LAUNCH_FAIL_NOJOIN, total, 1);
+}
+
+/* At --timeout: names the ranks that never called pshm_init, or that the
+ * others wait for in a bootstrap exchange. */
+static void say_missing(void)
+{
+    char list[LAUNCH_NOJOIN_LIST_MAX * 12 + 32];
+    int total = collect_missing(false);
+
+    if (total > 0) {
+        say("rank%s %s never called pshm_init", total > 1 ? "s" : "",
+            launch_rank_list(job.miss, job.nmiss, total, list, sizeof list));
+        return;
+    }
+    if (job.count > 0 && (total = collect_missing(true)) > 0)
+        say("%d rank%s wait%s in a bootstrap exchange for rank%s %s", job.count,
+            job.count > 1 ? "s" : "", job.count > 1 ? "" : "s", total > 1 ? "s" : "",
+            launch_rank_list(job.miss, job.nmiss, total, list, sizeof list));
 }
 
 static void run_loop(int sfd)
@@ -900,8 +979,13 @@ static void run_loop(int sfd)
         }
         reap();   /* SIGCHLDs coalesce: reaping here misses none */
         now = pshm_now_ns();
+        if (job.boot_at_ns && now >= job.boot_at_ns) {
+            job.boot_at_ns = 0;
+            fail_nojoin();
+        }
         if (job.timeout_at_ns && now >= job.timeout_at_ns) {
             job.timeout_at_ns = 0;
+            say_missing();
             fail(-1, LAUNCH_FAIL_LAUNCHER, 0, 124);
         }
         if (job.ending && job.kill_at_ns && now >= job.kill_at_ns) {
