@@ -20,8 +20,9 @@ C=$B/tools/pshm-cleanup
 T=$(mktemp -d "${TMPDIR:-/tmp}/t-fault-launch.XXXXXX") || exit 1
 trap 'rm -rf "$T"' EXIT
 NP=3
-ET=8          # exit timeout: survivors that do not notice would take this long
-BOUND_MS=4000 # noticing must take far less (loaded 2-core machine: generous)
+ET=40          # exit timeout: survivors that do not notice would take this long
+BOUND_MS=20000 # noticing takes milliseconds; half of ET tells the two apart
+               # even on a loaded machine, where a job took over 4 s to end
 fails=0
 bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
 ok() { echo "ok: $*"; }
@@ -46,7 +47,7 @@ run() {
     local how=$1 phase=$2 victim=$3 seg=${4:-1048576} want rc t0 ms tag r n
     want=$(status_of "$how")
     t0=$(now_ms)
-    timeout -s KILL 60 "$P" -v -n $NP --exit-timeout $ET "$F" "$how" "$phase" "$victim" "$seg" \
+    timeout -s KILL 90 "$P" -v -n $NP --exit-timeout $ET "$F" "$how" "$phase" "$victim" "$seg" \
         >"$T/out" 2>&1
     rc=$?
     ms=$(($(now_ms) - t0))
