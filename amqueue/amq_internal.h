@@ -138,30 +138,39 @@ static inline void amq_unlock(amq_lock_t *l) { atomic_store_explicit(&l->v, 0, m
 
 /*
  * Sender's private state of one outgoing queue. `seq` is the stamp of the
- * next message, `slot` its slot (between `first` and `end`, step l.row),
- * `cached` the last consumer count read. Invariant: seq - 1 - consumed <=
+ * next message, `slot` its slot (between end - ring and `end`, step `row`),
+ * `cached` the last consumer count read. Invariant: seq - 1 - cached <=
  * depth (unsigned), i.e. at most `depth` messages are in flight, so the slot
- * of `seq` is free iff seq - consumed <= depth.
+ * of `seq` is free iff seq - cached <= depth. `avail` counts the slots known
+ * free without reading the consumer line again, depth + 1 + cached - seq:
+ * the fast path posts while it is non-zero. With threads it stays 0, so
+ * every send takes the locked path.
  */
 typedef struct amq_sq {
-    uint32_t seq, cached;
+    uint32_t seq, avail;
+    char *slot, *end;
+    uint64_t row, ring;
+    uint32_t cached;
     amq_lock_t lock;
-    char *slot, *first, *end;
     amq_ctl_t *ctl;
+    int dlocal, net;   /* destination's supernode rank, network */
 } amq_sq_t;
 
 /* Receiver's private state of one incoming queue: the stamp expected next
- * (`seq`) and its slot (`s`). The idle poll reads these 16 bytes and the
- * stamp they point to, per queue. With PSHM_INIT_THREADS, one thread's scan
- * reads them while another, holding the queue's lock, writes them: those
- * accesses are relaxed atomics (AMQ_RQ_LOAD, AMQ_RQ_STORE in poll.c). A
- * scan that reads a pair being changed only takes a wrong hint: the queue
- * is then read under its lock. */
+ * (`seq`) and its slot (`s`), and who sends on it (sender's supernode rank
+ * << 1 | network). The idle poll reads these 16 bytes and the stamp they
+ * point to, per queue. With PSHM_INIT_THREADS, one thread's scan reads them
+ * while another, holding the queue's lock, writes them: relaxed atomics,
+ * plain loads and stores on x86-64. A scan that reads a pair being changed
+ * only takes a wrong hint: the queue is then read under its lock. */
 typedef struct amq_rq {
-    amq_slot_t *s;
-    uint32_t seq, pad;
+    _Atomic(amq_slot_t *) s;
+    _Atomic uint32_t seq;
+    uint32_t who;
 } amq_rq_t;
 _Static_assert(sizeof(amq_rq_t) == 16, "one pointer and the stamp per queue");
+#define AMQ_WHO_NET(w) ((int)((w) & 1u))
+#define AMQ_WHO_SRC(w) ((int)((w) >> 1))
 
 /*
  * Sender's pool of one network: a circular allocator over [0, size).
@@ -184,33 +193,36 @@ struct amq {
     char *region;
     int me, P;
     bool threads;
-    _Atomic uint32_t rot;     /* first sender visited by the next poll */
+    _Atomic uint32_t rot;     /* first sender visited by the next serve */
     uint64_t bar_epoch;
     amq_word_line_t *abort_line;
     amq_word_line_t *bar;     /* P * rounds flags */
     amq_sq_t *sq[AMQ_NETS];   /* by destination supernode rank */
-    amq_rq_t *rq[AMQ_NETS];   /* by source supernode rank; one array, rq[1] = rq[0] + P */
+    /* The incoming queues, one array of 2 P: network REP at [0, P) (this
+     * process's own queue first, then the others by rank), REQ at [P, 2 P)
+     * (the others by rank, then its own). The idle scan reads [1, 2P - 1),
+     * the queues of the other processes, or all of them with threads; see
+     * poll.c for how a message to self is found. */
+    amq_rq_t *rq;
     char *inq;                /* this receiver's block: consumer line of incoming queue
                                * j = net * P + sender at inq + j * L, its slot k at
                                * inq + (1 + k) * row + j * L */
     amq_lock_t *rlock[AMQ_NETS]; /* with threads: the incoming queues' locks */
     amq_pool_t pool[AMQ_NETS];
     uint64_t nbad;            /* messages dropped: unknown handler, bad count */
-    _Atomic uint32_t idle;    /* idle pshm_poll calls (liveness check pacing) */
 };
+
+/* Token state: 0 while the handler may reply. */
+enum { AMQ_TOK_REPLIED = 1, AMQ_TOK_NOREPLY = 2 };
 
 struct pshm_token {
     pshm_ctx_t *ctx;
+    amq_sq_t *rsq;  /* the reply queue to the sender */
     int src;        /* job rank */
     int src_local;  /* supernode rank */
     uint8_t net;    /* network the message came on */
-    uint8_t replied;
+    uint8_t state;  /* 0, AMQ_TOK_REPLIED, or AMQ_TOK_NOREPLY (a reply's token) */
 };
-
-/* Set while a handler runs on this thread: requests and pshm_poll are refused.
- * Initial-exec: every send and poll reads it, and the default model of a
- * shared library would make that a call to __tls_get_addr. */
-extern _Thread_local unsigned amq_in_handler __attribute__((tls_model("initial-exec")));
 
 /* --enable-debug adds the checks that cost time on the fast path: a token
  * is used only inside its own handler (a thread-local store per handler), a
@@ -218,11 +230,39 @@ extern _Thread_local unsigned amq_in_handler __attribute__((tls_model("initial-e
  * the cheap ones (live context, ranks, handler, counts, sizes, bounds). A
  * constant, so that the release build compiles them away without #if. */
 enum { AMQ_DEBUG = PSHM_DEBUG };
-/* Debug builds: the token of the handler running on this thread, or NULL. */
-extern _Thread_local const pshm_token_t *amq_cur_token __attribute__((tls_model("initial-exec")));
+
+/*
+ * This thread's AM state, one block so that a poll reaches all of it from
+ * one address. Initial-exec: every send and poll reads it, and the default
+ * model of a shared library would make that a call to __tls_get_addr.
+ *   in_handler  set while a handler runs on this thread: requests and
+ *               pshm_poll are refused
+ *   credit      idle polls left before the paced liveness check (0 in a new
+ *               thread: its first idle poll checks); a message to self sets
+ *               it to AMQ_CREDIT_SELF so that the next poll serves the
+ *               queues to self, which the idle scan skips (poll.c)
+ *   token       debug builds: the token of the handler running, or NULL
+ */
+typedef struct amq_tls {
+    unsigned in_handler;
+    int32_t credit;
+    const pshm_token_t *token;
+} amq_tls_t;
+extern _Thread_local amq_tls_t amq_tls __attribute__((tls_model("initial-exec")));
+#define amq_in_handler (amq_tls.in_handler)
+#define amq_cur_token (amq_tls.token)
+
+#define AMQ_POLL_CREDIT 1024
+/* Far below any count of idle polls. */
+#define AMQ_CREDIT_SELF (-(1 << 30))
 
 /* Runs pending handlers of the networks in `netmask` (bit n = network n). */
 int amq_poll(pshm_ctx_t *ctx, unsigned netmask);
+/* A message to self was posted: this thread's next poll serves the queues
+ * to self. Without threads one thread at a time calls in, so a message to
+ * self that another thread polls for waits at most AMQ_POLL_CREDIT idle
+ * polls of that thread; with threads every queue is scanned. */
+static inline void amq_self_posted(void) { amq_tls.credit = AMQ_CREDIT_SELF; }
 /* Non-zero if a message is waiting; acquire, so that what its sender did
  * before sending is visible to the caller's later loads. */
 int amq_pending(pshm_ctx_t *ctx);

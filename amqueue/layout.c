@@ -130,6 +130,7 @@ int amq_init(pshm_ctx_t *ctx, void *region, uint64_t len)
     amq_layout_t l;
     unsigned P = (unsigned)ctx->nm.node_size;
     int me = ctx->nm.node_rank, rc;
+    bool all;
 
     rc = amq_layout(P, ctx->cfg.queue_depth, ctx->cfg.queue_memory, &l);
     if (rc < 0)
@@ -143,15 +144,13 @@ int amq_init(pshm_ctx_t *ctx, void *region, uint64_t len)
     q = calloc(1, sizeof *q);
     if (q == NULL)
         return pshm_err(-ENOMEM, "out of memory for the active-message state");
-    /* The incoming queues of both networks in one array (replies first),
-     * so that the idle poll scans one dense range. */
-    q->rq[AMQ_REP] = calloc(AMQ_NETS * (size_t)P, sizeof(amq_rq_t));
+    ctx->amq = q;
+    q->rq = calloc(AMQ_NETS * (size_t)P, sizeof(amq_rq_t));
+    ctx->req_sq = calloc((size_t)ctx->size, sizeof *ctx->req_sq);
     for (int n = 0; n < AMQ_NETS; n++) {
         q->sq[n] = calloc(P, sizeof(amq_sq_t));
-        q->rq[n] = q->rq[AMQ_REP] == NULL ? NULL : q->rq[AMQ_REP] + (size_t)n * P;
         q->rlock[n] = calloc(P, sizeof(amq_lock_t));
-        if (q->sq[n] == NULL || q->rq[n] == NULL || q->rlock[n] == NULL) {
-            ctx->amq = q;
+        if (q->sq[n] == NULL || q->rq == NULL || q->rlock[n] == NULL || ctx->req_sq == NULL) {
             amq_fini(ctx);
             return pshm_err(-ENOMEM, "out of memory for the queue state of %u processes", P);
         }
@@ -171,17 +170,42 @@ int amq_init(pshm_ctx_t *ctx, void *region, uint64_t len)
             uint64_t col = ((uint64_t)n * P + (unsigned)me) * AMQ_LINE;
             amq_sq_t *sq = &q->sq[n][p];
             sq->seq = 1;
+            sq->cached = 0;
+            /* Messages to self always take the slow path (amq_self_posted). */
+            sq->avail = q->threads || p == (unsigned)me ? 0 : l.depth;
             sq->ctl = (amq_ctl_t *)(rb + col);
-            sq->first = sq->slot = rb + l.row + col;
-            sq->end = sq->first + l.ring;
-            /* Incoming: column n * P + p of this block. */
-            q->rq[n][p].seq = 1;
-            q->rq[n][p].s = (amq_slot_t *)(q->inq + l.row + ((uint64_t)n * P + p) * AMQ_LINE);
+            sq->slot = rb + l.row + col;
+            sq->end = sq->slot + l.ring;
+            sq->row = l.row;
+            sq->ring = l.ring;
+            sq->dlocal = (int)p;
+            sq->net = n;
         }
+    }
+    /* Incoming, in scan order (see struct amq): REP self, REP others, REQ
+     * others, REQ self. */
+    for (unsigned i = 0; i < AMQ_NETS * P; i++) {
+        unsigned n = i / P, k = i % P, p;
+        amq_rq_t *r = &q->rq[i];
+        if (n == AMQ_REP)
+            p = k == 0 ? (unsigned)me : k <= (unsigned)me ? k - 1 : k;
+        else
+            p = k == P - 1 ? (unsigned)me : k < (unsigned)me ? k : k + 1;
+        atomic_init(&r->seq, 1);
+        atomic_init(&r->s, (amq_slot_t *)(q->inq + l.row + ((uint64_t)n * P + p) * AMQ_LINE));
+        r->who = p << 1 | n;
+    }
+    /* The idle scan: the other processes' queues, all queues with threads
+     * or when there is no other process (so never fewer than 2). */
+    all = q->threads || P == 1;
+    ctx->scan_lo = all ? q->rq : q->rq + 1;
+    ctx->scan_hi = all ? q->rq + 2 * P : q->rq + 2 * P - 1;
+    for (int r = 0; r < ctx->size; r++)
+        ctx->req_sq[r] = ctx_local(ctx, r) < 0 ? NULL : &q->sq[AMQ_REQ][ctx_local(ctx, r)];
+    for (int n = 0; n < AMQ_NETS; n++) {
         q->pool[n].base = (char *)region + l.off_pool + ((uint64_t)me * 2 + n) * l.poolsz;
         q->pool[n].size = l.poolsz;
     }
-    ctx->amq = q;
     return 0;
 }
 
@@ -195,9 +219,12 @@ void amq_fini(pshm_ctx_t *ctx)
         free(q->sq[n]);
         free(q->rlock[n]);
     }
-    free(q->rq[AMQ_REP]); /* both networks' array */
+    free(q->rq);
     free(q);
+    free(ctx->req_sq);
     ctx->amq = NULL;
+    ctx->req_sq = NULL;
+    ctx->scan_lo = ctx->scan_hi = NULL;
 }
 
 /*

@@ -20,8 +20,7 @@
 #include <errno.h>
 #include <string.h>
 
-_Thread_local unsigned amq_in_handler __attribute__((tls_model("initial-exec")));
-_Thread_local const pshm_token_t *amq_cur_token __attribute__((tls_model("initial-exec")));
+_Thread_local amq_tls_t amq_tls __attribute__((tls_model("initial-exec")));
 
 int pshm_am_register(pshm_ctx_t *ctx, const pshm_handler_entry_t *table, size_t count)
 {
@@ -46,8 +45,14 @@ int pshm_am_register(pshm_ctx_t *ctx, const pshm_handler_entry_t *table, size_t 
                             "0..%d or PSHM_AM_ANY_NARGS (-1)", i, e->index, e->nargs,
                             PSHM_AM_MAX_ARGS);
     }
-    for (size_t i = 0; i < count; i++)
-        ctx->handlers[table[i].index] = table[i];
+    for (size_t i = 0; i < count; i++) {
+        unsigned h = table[i].index;
+        int na = table[i].nargs;
+        ctx->handlers[h] = table[i];
+        ctx->am_fn[h] = table[i].fn;
+        ctx->am_nargs[h] = na == PSHM_AM_ANY_NARGS ? AMQ_NARGS_ANY : (uint8_t)na;
+        ctx->am_meta[h] = na == PSHM_AM_ANY_NARGS ? UINT32_MAX : AMQ_META(h, na, AMQ_SHORT, 0);
+    }
     return 0;
 }
 
@@ -99,22 +104,43 @@ send_bad(pshm_ctx_t *ctx, const char *fn, int dest, unsigned handler, const void
     return 0;
 }
 
-static inline bool send_ok(const pshm_ctx_t *ctx, int dest, unsigned handler, const void *buf,
-                           uint64_t nbytes, unsigned flags, unsigned nargs, const uint32_t *args,
-                           int cat)
+/*
+ * The checks of every send, one compare each on the fast path: the handler
+ * index (index 0 and unregistered ones have AMQ_NARGS_NONE), its argument
+ * count (registered exact counts are at most PSHM_AM_MAX_ARGS; a handler of
+ * any count takes the slower test), the flags, a Medium's size. The
+ * destination and the args pointer are checked by the caller.
+ */
+static inline bool send_ok(const pshm_ctx_t *ctx, unsigned handler, const void *buf,
+                           uint64_t nbytes, unsigned flags, unsigned nargs, int cat)
 {
-    const pshm_handler_entry_t *e;
-
-    if ((unsigned)dest >= (unsigned)ctx->size || ctx_local(ctx, dest) < 0 ||
-        (flags & ~PSHM_IMMEDIATE) || nargs > PSHM_AM_MAX_ARGS || (nargs && !args) ||
-        handler - PSHM_AM_HANDLER_MIN > PSHM_AM_HANDLER_MAX - PSHM_AM_HANDLER_MIN)
+    if (PSHM_UNLIKELY(handler > PSHM_AM_HANDLER_MAX || (flags & ~PSHM_IMMEDIATE)))
         return false;
+    if (PSHM_UNLIKELY(ctx->am_nargs[handler] != nargs)) {
+        if (ctx->am_nargs[handler] != AMQ_NARGS_ANY || nargs > PSHM_AM_MAX_ARGS)
+            return false;
+    }
     if (cat != AMQ_SHORT && nbytes && !buf)
         return false;
     if (cat == AMQ_MEDIUM && nbytes > PSHM_AM_MEDIUM_MAX)
         return false;
-    e = &ctx->handlers[handler];
-    return e->fn != NULL && (e->nargs == PSHM_AM_ANY_NARGS || (unsigned)e->nargs == nargs);
+    return true;
+}
+
+/* With no args, a NULL args pointer stands for this (one compare then). */
+static const uint32_t no_args[1];
+
+/* Copies the args of a message whose data fits a slot (nargs <= 12): fixed
+ * moves per count, one indirect jump. */
+static inline void copy_args(unsigned char *d, const uint32_t *a, unsigned nargs)
+{
+    switch (nargs) {
+#define CASE(n) case n: __builtin_memcpy(d, a, 4 * n); break;
+    CASE(1) CASE(2) CASE(3) CASE(4) CASE(5) CASE(6) CASE(7) CASE(8) CASE(9) CASE(10)
+    CASE(11) CASE(12)
+#undef CASE
+    default: break;
+    }
 }
 
 /* Copies n <= 64 bytes with a few overlapping fixed-size moves: no call and
@@ -149,7 +175,7 @@ static inline void put_data(unsigned char *dst, unsigned nargs, const uint32_t *
                             const void *buf, uint64_t nbytes, int cat, bool small)
 {
     if (small) {
-        copy_small(dst, (const unsigned char *)args, 4u * nargs);
+        copy_args(dst, args, nargs);
         if (cat == AMQ_MEDIUM)
             copy_small(dst + PSHM_ALIGN_UP(4u * nargs, 8), buf, nbytes);
         return;
@@ -175,14 +201,16 @@ static int wait_room(pshm_ctx_t *ctx, int net, uint32_t *spins)
 
 /* Fills the slot of sq->seq (room checked, chunk filled) and publishes it. */
 static inline __attribute__((always_inline)) void
-post(amq_sq_t *sq, uint64_t row, unsigned handler, int cat, bool spill, uint64_t off,
-     const void *buf, uint64_t nbytes, uint64_t raddr, unsigned nargs, const uint32_t *args)
+post(amq_sq_t *sq, unsigned handler, int cat, bool spill, uint64_t off, const void *buf,
+     uint64_t nbytes, uint64_t raddr, unsigned nargs, const uint32_t *args)
 {
     amq_slot_t *s = (amq_slot_t *)sq->slot;
     unsigned char *body = s->body;
+    char *next = sq->slot + sq->row;
 
     s->meta = AMQ_META(handler, nargs, cat, spill);
-    s->nbytes = nbytes;
+    if (cat != AMQ_SHORT)
+        s->nbytes = nbytes; /* a Short's is not read */
     if (cat == AMQ_LONG) {
         __builtin_memcpy(body, &raddr, 8);
         body += 8;
@@ -195,40 +223,43 @@ post(amq_sq_t *sq, uint64_t row, unsigned handler, int cat, bool spill, uint64_t
      * payload are visible before the receiver can see the stamp. */
     atomic_store_explicit(&s->stamp, sq->seq, memory_order_release);
     sq->seq++;
-    sq->slot += row;
-    if (sq->slot == sq->end)
-        sq->slot = sq->first;
+    sq->slot = next == sq->end ? next - sq->ring : next;
+}
+
+/* Reads the consumer count again: the slots known free (see amq_sq_t). */
+static inline uint32_t room(amq_sq_t *sq, uint32_t depth)
+{
+    /* Acquire: pairs with the receiver's release after its handlers
+     * returned, so overwriting the slots cannot race its reads. */
+    sq->cached = atomic_load_explicit(&sq->ctl->consumed, memory_order_acquire);
+    return depth + 1 + sq->cached - sq->seq;
 }
 
 /*
- * The general send path: threads, a full queue, a payload that spills into
- * the pool. `dlocal` is the destination's supernode rank; for a Long, `ldst`
- * is where the payload goes in this process's view and `raddr` the same
- * place in the destination's view.
+ * The general send path: threads, a queue whose known room is used up, a
+ * payload that spills into the pool. For a Long, `ldst` is where the payload
+ * goes in this process's view and `raddr` the same place in the
+ * destination's view.
  */
 static int __attribute__((noinline))
-send_slow(pshm_ctx_t *ctx, int dlocal, int net, unsigned handler, int cat, const void *buf,
+send_slow(pshm_ctx_t *ctx, amq_sq_t *sq, unsigned handler, int cat, const void *buf,
           uint64_t nbytes, void *ldst, uint64_t raddr, unsigned flags, unsigned nargs,
           const uint32_t *args, bool spill, uint64_t dsz)
 {
     struct amq *q = ctx->amq;
-    amq_sq_t *sq = &q->sq[net][dlocal];
     uint64_t off = 0;
-    uint32_t spins = 0;
-    int rc = 0;
+    uint32_t spins = 0, avail;
+    int net = sq->net, rc = 0;
 
     if (q->threads)
         amq_lock(&sq->lock);
-    /* Room in the queue: seq - consumed <= depth (unsigned, see amq_sq_t).
-     * Acquire on `consumed` pairs with the receiver's release after its
-     * handlers returned, so overwriting the slot cannot race its reads. */
+    /* Room in the queue: seq - cached <= depth (unsigned, see amq_sq_t). */
     while (sq->seq - sq->cached > q->l.depth) {
-        sq->cached = atomic_load_explicit(&sq->ctl->consumed, memory_order_acquire);
-        if (sq->seq - sq->cached <= q->l.depth)
+        if (room(sq, q->l.depth) > 0)
             break;
         if (flags & PSHM_IMMEDIATE) {
             rc = pshm_err(-EAGAIN, "the queue to rank %d is full (depth %u); retry after "
-                          "polling", ctx->nm.members[dlocal], q->l.depth);
+                          "polling", ctx->nm.members[sq->dlocal], q->l.depth);
             goto out;
         }
         if ((rc = wait_room(ctx, net, &spins)) < 0)
@@ -260,37 +291,44 @@ send_slow(pshm_ctx_t *ctx, int dlocal, int net, unsigned handler, int cat, const
     }
     if (cat == AMQ_LONG && nbytes)
         memcpy(ldst, buf, nbytes);
-    post(sq, q->l.row, handler, cat, spill, off, buf, nbytes, raddr, nargs, args);
+    post(sq, handler, cat, spill, off, buf, nbytes, raddr, nargs, args);
+    if (sq->dlocal == q->me)
+        amq_self_posted();
 out:
-    if (q->threads)
+    if (q->threads) {
         amq_unlock(&sq->lock);
+    } else if (sq->dlocal != q->me) {
+        /* Posted or not, what is known free now (seq - 1 - cached in flight). */
+        avail = q->l.depth + 1 + sq->cached - sq->seq;
+        sq->avail = avail <= q->l.depth ? avail : 0;
+    }
     return rc;
 }
 
-/* The send path, inlined into each public call: without threads, with room
- * in the queue (the cached consumer count says so) and data that fits the
- * slot, a message is one slot written; anything else goes to send_slow. */
+/* The send path, inlined into each public call: with room known in the
+ * queue (never with threads, see amq_sq_t) and data that fits the slot, a
+ * message is one slot written; anything else goes to send_slow. A message
+ * to self takes the slow path too, which tells the poll (amq_self_posted). */
 static inline __attribute__((always_inline)) int
-amq_send(pshm_ctx_t *ctx, int dlocal, int net, unsigned handler, int cat, const void *buf,
+amq_send(pshm_ctx_t *ctx, amq_sq_t *sq, unsigned handler, int cat, const void *buf,
          uint64_t nbytes, void *ldst, uint64_t raddr, unsigned flags, unsigned nargs,
          const uint32_t *args)
 {
-    struct amq *q = ctx->amq;
-    amq_sq_t *sq = &q->sq[net][dlocal];
     uint64_t dsz = 4u * nargs;
     bool spill;
 
     if (cat == AMQ_MEDIUM && nbytes)
         dsz = PSHM_ALIGN_UP(dsz, 8) + nbytes;
     spill = dsz > AMQ_BODY - (cat == AMQ_LONG ? 8 : 0);
-    if (PSHM_LIKELY(!q->threads && !spill && sq->seq - sq->cached <= q->l.depth)) {
+    if (PSHM_LIKELY(sq->avail != 0 && !spill)) {
+        sq->avail--;
         if (cat == AMQ_LONG && nbytes)
             memcpy(ldst, buf, nbytes);
-        post(sq, q->l.row, handler, cat, false, 0, buf, nbytes, raddr, nargs, args);
+        post(sq, handler, cat, false, 0, buf, nbytes, raddr, nargs, args);
         return 0;
     }
-    return send_slow(ctx, dlocal, net, handler, cat, buf, nbytes, ldst, raddr, flags, nargs,
-                     args, spill, dsz);
+    return send_slow(ctx, sq, handler, cat, buf, nbytes, ldst, raddr, flags, nargs, args, spill,
+                     dsz);
 }
 
 /* Long target: [raddr, raddr + n) must lie in dest's segment (owner view). */
@@ -327,6 +365,7 @@ request(pshm_ctx_t *ctx, const char *fn, int dest, unsigned handler, int cat,
                    const void *buf, uint64_t nbytes, void *dest_addr, unsigned flags,
                    unsigned nargs, const uint32_t *args)
 {
+    amq_sq_t *sq;
     void *ldst = NULL;
     int rc;
 
@@ -335,18 +374,36 @@ request(pshm_ctx_t *ctx, const char *fn, int dest, unsigned handler, int cat,
         rc = ctx_check(ctx, CTX_ATTACHED, fn);
         return rc < 0 ? rc : pshm_err(-EINVAL, "%s: call pshm_attach first", fn);
     }
-    if (PSHM_UNLIKELY(!send_ok(ctx, dest, handler, buf, nbytes, flags, nargs, args, cat)))
+    if (PSHM_UNLIKELY((unsigned)dest >= (unsigned)ctx->size ||
+                      (sq = ctx->req_sq[dest]) == NULL ||
+                      !send_ok(ctx, handler, buf, nbytes, flags, nargs, cat)))
         return send_bad(ctx, fn, dest, handler, buf, nbytes, flags, nargs, args, cat);
+    if (PSHM_UNLIKELY(args == NULL)) {
+        if (nargs)
+            return send_bad(ctx, fn, dest, handler, buf, nbytes, flags, nargs, args, cat);
+        args = no_args;
+    }
     if (PSHM_UNLIKELY(amq_in_handler))
         return pshm_err(-EINVAL, "%s: a handler may not send a request (it could deadlock); "
                         "reply through the token instead", fn);
     if (cat == AMQ_LONG &&
-        (rc = long_target(ctx, fn, ctx_local(ctx, dest), dest_addr, nbytes, &ldst)) < 0)
+        (rc = long_target(ctx, fn, sq->dlocal, dest_addr, nbytes, &ldst)) < 0)
         return rc;
     if (AMQ_DEBUG && cat == AMQ_LONG && (rc = long_overlap(fn, buf, ldst, nbytes)) < 0)
         return rc;
-    return amq_send(ctx, ctx_local(ctx, dest), AMQ_REQ, handler, cat, buf, nbytes, ldst,
-                    (uint64_t)(uintptr_t)dest_addr, flags, nargs, args);
+    return amq_send(ctx, sq, handler, cat, buf, nbytes, ldst, (uint64_t)(uintptr_t)dest_addr,
+                    flags, nargs, args);
+}
+
+static int __attribute__((noinline, cold)) reply_bad(const pshm_token_t *t, const char *fn)
+{
+    if (t == NULL)
+        return pshm_err(-EINVAL, "%s: the token is NULL", fn);
+    if (t->state == AMQ_TOK_NOREPLY)
+        return pshm_err(-EINVAL, "%s: a reply handler may not reply (handler of a message "
+                        "from rank %d)", fn, t->src);
+    return pshm_err(-EINVAL, "%s: this request (from rank %d) was already replied to; a "
+                    "request handler replies at most once", fn, t->src);
 }
 
 static inline __attribute__((always_inline)) int
@@ -358,29 +415,29 @@ reply(pshm_token_t *t, const char *fn, unsigned handler, int cat, const void *bu
     void *ldst = NULL;
     int rc;
 
-    if (PSHM_UNLIKELY(t == NULL))
-        return pshm_err(-EINVAL, "%s: the token is NULL", fn);
+    /* state 0: a request's handler that has not replied yet. */
+    if (PSHM_UNLIKELY(t == NULL || t->state != 0))
+        return reply_bad(t, fn);
     if (AMQ_DEBUG && t != amq_cur_token)
         return pshm_err(-EINVAL, "%s: this token is not the one of the handler running now "
                         "(a token is valid only inside its own handler)", fn);
     ctx = t->ctx;
-    if (PSHM_UNLIKELY(t->net != AMQ_REQ))
-        return pshm_err(-EINVAL, "%s: a reply handler may not reply (handler of a message "
-                        "from rank %d)", fn, t->src);
-    if (PSHM_UNLIKELY(t->replied))
-        return pshm_err(-EINVAL, "%s: this request (from rank %d) was already replied to; a "
-                        "request handler replies at most once", fn, t->src);
-    if (PSHM_UNLIKELY(!send_ok(ctx, t->src, handler, buf, nbytes, flags, nargs, args, cat)))
+    if (PSHM_UNLIKELY(!send_ok(ctx, handler, buf, nbytes, flags, nargs, cat)))
         return send_bad(ctx, fn, t->src, handler, buf, nbytes, flags, nargs, args, cat);
+    if (PSHM_UNLIKELY(args == NULL)) {
+        if (nargs)
+            return send_bad(ctx, fn, t->src, handler, buf, nbytes, flags, nargs, args, cat);
+        args = no_args;
+    }
     if (cat == AMQ_LONG &&
         (rc = long_target(ctx, fn, t->src_local, dest_addr, nbytes, &ldst)) < 0)
         return rc;
     if (AMQ_DEBUG && cat == AMQ_LONG && (rc = long_overlap(fn, buf, ldst, nbytes)) < 0)
         return rc;
-    rc = amq_send(ctx, t->src_local, AMQ_REP, handler, cat, buf, nbytes, ldst,
-                  (uint64_t)(uintptr_t)dest_addr, flags, nargs, args);
+    rc = amq_send(ctx, t->rsq, handler, cat, buf, nbytes, ldst, (uint64_t)(uintptr_t)dest_addr,
+                  flags, nargs, args);
     if (rc == 0)
-        t->replied = 1;
+        t->state = AMQ_TOK_REPLIED;
     return rc;
 }
 

@@ -23,6 +23,14 @@
 
 /* The live context of this process (declared in internal.h). */
 pshm_ctx_t *_Atomic pshm_live_ctx;
+static pshm_ctx_t no_ctx;
+pshm_ctx_t *pshm_attached_ctx = &no_ctx;
+
+void ctx_set_state(pshm_ctx_t *ctx, int state)
+{
+    ctx->state = state;
+    pshm_attached_ctx = state == CTX_ATTACHED ? ctx : &no_ctx;
+}
 
 /* A failing rank's sentence, whole, to every other rank. */
 #define ATTACH_MSG_MAX 480
@@ -105,6 +113,8 @@ int pshm_init(pshm_ctx_t **out, const pshm_init_attr_t *attr)
     ctx->ncores = cgroup_usable_cpus();
     ctx->oversubscribed = ctx->nm.node_size > ctx->ncores;
     ctx->state = CTX_INIT;
+    memset(ctx->am_nargs, AMQ_NARGS_NONE, sizeof ctx->am_nargs);
+    memset(ctx->am_meta, 0xff, sizeof ctx->am_meta);
     *out = ctx;
     pshm_err_clear();
     return 0;
@@ -356,11 +366,11 @@ int pshm_attach(pshm_ctx_t *ctx, size_t segsize)
     if (rc == 0 && ctx->nm.node_rank == 0)
         rc = seg_be_unlink(&ctx->region, &ctx->cfg);
     sigguard_disarm();
-    ctx->state = CTX_ATTACHED;
+    ctx_set_state(ctx, CTX_ATTACHED);
     if (rc == 0)
         rc = pshm_node_barrier(ctx);
     if (rc < 0) {
-        ctx->state = CTX_INIT;
+        ctx_set_state(ctx, CTX_INIT);
         goto fail;
     }
     free(recs);
@@ -409,6 +419,7 @@ int pshm_finalize(pshm_ctx_t *ctx)
     if (rc == 0)
         rc = boot_barrier(&ctx->boot);
     if (ctx->state == CTX_ATTACHED) {
+        ctx_set_state(ctx, CTX_INIT); /* the fast paths refuse from here */
         attach_undo(ctx);
         free(ctx->peer_pid);
         free(ctx->peer_pidfd);

@@ -184,6 +184,20 @@ struct pshm_ctx {
     bool oversubscribed;         /* more supernode processes than usable CPUs */
 
     struct amq *amq;
+    /* The AM fast paths' state, read without going through `amq`: the
+     * incoming queues an idle poll scans, [scan_lo, scan_hi), an even
+     * count of at least 2 (see amqueue/poll.c); the outgoing request queue of
+     * each job rank (NULL when not in this supernode); each handler's
+     * argument count (AMQ_NARGS_*), one compare for a send; the slot meta
+     * word of a Short to it with its exact count inline (all ones, which
+     * no message has, if none), one compare for the poll; its function. */
+#define AMQ_NARGS_ANY 0xfeu  /* registered with PSHM_AM_ANY_NARGS */
+#define AMQ_NARGS_NONE 0xffu /* not registered */
+    struct amq_rq *scan_lo, *scan_hi;
+    struct amq_sq **req_sq;
+    uint8_t am_nargs[PSHM_AM_HANDLER_MAX + 1];
+    uint32_t am_meta[PSHM_AM_HANDLER_MAX + 1];
+    pshm_handler_fn am_fn[PSHM_AM_HANDLER_MAX + 1];
     pshm_handler_entry_t handlers[PSHM_AM_HANDLER_MAX + 1];
     void *user_data;
 };
@@ -195,12 +209,17 @@ int ctx_check(const pshm_ctx_t *ctx, int need_state, const char *fn);
  * that was finalized or never was, are detected by comparing pointers, so
  * that such a pointer is never dereferenced. */
 extern pshm_ctx_t *_Atomic pshm_live_ctx;
+/* The live context while it is attached, else a placeholder that no context
+ * (nor NULL) equals: the fast paths' whole context check is one compare.
+ * Not atomic: only attach and finalize write it, and no other call may run
+ * meanwhile (collective calls are made by one thread, README.PSHM 8.6). */
+extern pshm_ctx_t *pshm_attached_ctx __attribute__((visibility("hidden")));
+/* Sets ctx->state and keeps pshm_attached_ctx in step with it. */
+void ctx_set_state(pshm_ctx_t *ctx, int state);
 
-/* The fast paths' whole context check: the live one, attached. */
 static inline bool ctx_attached(const pshm_ctx_t *ctx)
 {
-    return ctx != NULL && ctx == atomic_load_explicit(&pshm_live_ctx, memory_order_relaxed) &&
-           ctx->state == CTX_ATTACHED;
+    return ctx == pshm_attached_ctx;
 }
 
 /* Job rank -> supernode rank, or -1 when not local (no checks: hot path). */
