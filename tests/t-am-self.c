@@ -1,0 +1,75 @@
+/*
+ * t-am-self: a message to self is run by the next polls, although the idle
+ * scan skips the queues to self. In a job of 2, each rank sends requests to
+ * itself (Short and Medium), whose handlers reply to self; two pshm_poll
+ * calls must run both handlers, every time, over enough rounds to cross the
+ * idle credit that paces the liveness check. An idle pshm_poll runs nothing.
+ */
+#include "amtest.h"
+
+#include <errno.h>
+#include <stdio.h>
+
+enum { H_REQ = 1, H_REP = 2 };
+static long nreq, nrep, bad;
+
+static void req(pshm_token_t *t, void *p, size_t n, const uint32_t *a, unsigned na)
+{
+    (void)na;
+    nreq++;
+    if (n != a[1] || (n && am_diff(p, n, a[0]) >= 0)) bad++;
+    if (pshm_am_reply_short(t, H_REP, 0, 2, a) != 0) bad++;
+}
+
+static void rep(pshm_token_t *t, void *p, size_t n, const uint32_t *a, unsigned na)
+{
+    (void)p; (void)n; (void)na;
+    if (pshm_token_source(t) != pshm_rank(pshm_token_ctx(t)) || (long)a[0] != nrep) bad++;
+    nrep++;
+}
+
+int main(int argc, char **argv)
+{
+    if (am_no_peers())
+        return T_SKIP;
+    int st = th_launch(argc, argv, 2);
+    if (st >= 0) return st;
+    pshm_ctx_t *ctx = am_setup(0, 4096);
+    pshm_handler_entry_t tab[] = {{H_REQ, req, 2}, {H_REP, rep, 2}};
+    CHECK_OK(pshm_am_register(ctx, tab, 2));
+    CHECK_OK(pshm_barrier(ctx));
+    int me = pshm_rank(ctx);
+    uint8_t buf[200];
+    const long rounds = 3000;
+
+    for (long i = 0; i < rounds; i++) {
+        uint32_t a[2] = {(uint32_t)i, (uint32_t)(i % 3 == 0 ? 0 : i % 200)};
+        int ran = 0;
+        if (a[1] == 0) {
+            CHECK_OK(pshm_am_request_short(ctx, me, H_REQ, 0, 2, a));
+        } else {
+            am_fill(buf, a[1], (uint32_t)i);
+            CHECK_OK(pshm_am_request_medium(ctx, me, H_REQ, buf, a[1], 0, 2, a));
+        }
+        for (int k = 0; k < 2; k++) {
+            int rc = pshm_poll(ctx);
+            CHECK(rc >= 0);
+            ran += rc;
+        }
+        if (ran != 2 || nreq != i + 1 || nrep != i + 1) {
+            printf("FAIL rank %d round %ld: two polls ran %d handlers (want 2), %ld requests and "
+                   "%ld replies in all (want %ld)\n", me, i, ran, nreq, nrep, i + 1);
+            return T_FAIL;
+        }
+        /* Idle polls between rounds, a varying number, so that rounds fall
+         * before, at and after the credit's refill. */
+        for (long k = 0; k < i % 7; k++)
+            CHECK(pshm_poll(ctx) == 0);
+    }
+    CHECK(bad == 0);
+    CHECK_OK(pshm_barrier(ctx));
+    printf("ok rank %d: %ld requests to self and their replies, each run by the next two polls\n",
+           me, rounds);
+    CHECK_OK(pshm_finalize(ctx));
+    return T_PASS;
+}
