@@ -154,6 +154,7 @@ typedef struct amq_sq {
     amq_lock_t lock;
     amq_ctl_t *ctl;
     int dlocal, net;   /* destination's supernode rank, network */
+    bool prepared;     /* its next slot is reserved by a prepare (prepare.c) */
 } amq_sq_t;
 
 /* Receiver's private state of one incoming queue: the stamp expected next
@@ -212,8 +213,10 @@ struct amq {
     uint64_t nbad;            /* messages dropped: unknown handler, bad count */
 };
 
-/* Token state: 0 while the handler may reply. */
-enum { AMQ_TOK_REPLIED = 1, AMQ_TOK_NOREPLY = 2 };
+/* Token state: 0 while the handler may reply; PREPARED while its reply is
+ * prepared and not committed (poll_queue resets the state after each
+ * handler, which is how a prepare left by a returned handler is known). */
+enum { AMQ_TOK_REPLIED = 1, AMQ_TOK_NOREPLY = 2, AMQ_TOK_PREPARED = 3 };
 
 struct pshm_token {
     pshm_ctx_t *ctx;
@@ -221,7 +224,7 @@ struct pshm_token {
     int src;        /* job rank */
     int src_local;  /* supernode rank */
     uint8_t net;    /* network the message came on */
-    uint8_t state;  /* 0, AMQ_TOK_REPLIED, or AMQ_TOK_NOREPLY (a reply's token) */
+    uint8_t state;  /* 0, or AMQ_TOK_* (NOREPLY: a reply's token) */
 };
 
 /* --enable-debug adds the checks that cost time on the fast path: a token
@@ -282,5 +285,90 @@ static inline void amq_chunk_filled(amq_pool_t *p, uint64_t off)
 {
     atomic_store_explicit(&((amq_chunk_t *)(p->base + off))->freed, 0, memory_order_release);
 }
+
+/* ------------------------------------------------- shared by the send paths */
+
+/* Publishes the slot of sq->seq, filled, and moves to the next one. */
+static inline void amq_publish(amq_sq_t *sq, amq_slot_t *s)
+{
+    char *next = sq->slot + sq->row;
+
+    /* Release: the slot's fields, the chunk (header and data) and a Long
+     * payload are visible before the receiver can see the stamp. */
+    atomic_store_explicit(&s->stamp, sq->seq, memory_order_release);
+    sq->seq++;
+    sq->slot = next == sq->end ? next - sq->ring : next;
+}
+
+/* Reads the consumer count again: the slots known free (see amq_sq_t). */
+static inline uint32_t amq_room(amq_sq_t *sq, uint32_t depth)
+{
+    /* Acquire: pairs with the receiver's release after its handlers
+     * returned, so overwriting the slots cannot race its reads. */
+    sq->cached = atomic_load_explicit(&sq->ctl->consumed, memory_order_acquire);
+    return depth + 1 + sq->cached - sq->seq;
+}
+
+/* Copies the args of a message whose data fits a slot (nargs <= 12): fixed
+ * moves per count, one indirect jump. */
+static inline void amq_copy_args(unsigned char *d, const uint32_t *a, unsigned nargs)
+{
+    switch (nargs) {
+#define CASE(n) case n: __builtin_memcpy(d, a, 4 * n); break;
+    CASE(1) CASE(2) CASE(3) CASE(4) CASE(5) CASE(6) CASE(7) CASE(8) CASE(9) CASE(10)
+    CASE(11) CASE(12)
+#undef CASE
+    default: break;
+    }
+}
+
+/*
+ * The checks of every send, one compare each on the fast path: the handler
+ * index (index 0 and unregistered ones have AMQ_NARGS_NONE), its argument
+ * count (registered exact counts are at most PSHM_AM_MAX_ARGS; a handler of
+ * any count takes the slower test), the flags, a Medium's size. The
+ * destination and the args pointer are checked by the caller.
+ */
+static inline bool amq_send_ok(const pshm_ctx_t *ctx, unsigned handler, const void *buf,
+                           uint64_t nbytes, unsigned flags, unsigned nargs, int cat)
+{
+    if (PSHM_UNLIKELY(handler > PSHM_AM_HANDLER_MAX || (flags & ~PSHM_IMMEDIATE)))
+        return false;
+    if (PSHM_UNLIKELY(ctx->am_nargs[handler] != nargs)) {
+        if (ctx->am_nargs[handler] != AMQ_NARGS_ANY || nargs > PSHM_AM_MAX_ARGS)
+            return false;
+    }
+    if (cat != AMQ_SHORT && nbytes && !buf)
+        return false;
+    if (cat == AMQ_MEDIUM && nbytes > PSHM_AM_MEDIUM_MAX)
+        return false;
+    return true;
+}
+
+/* The checks of a destination (job rank), flags and argument count, with
+ * their messages; 0 if all are good. */
+int amq_check_dest_flags(pshm_ctx_t *ctx, const char *fn, int dest, unsigned flags,
+                         unsigned nargs);
+/* The message of a send that failed the checks. */
+int amq_send_bad(pshm_ctx_t *ctx, const char *fn, int dest, unsigned handler, const void *buf,
+                 uint64_t nbytes, unsigned flags, unsigned nargs, const uint32_t *args, int cat);
+/* Room for one message on sq (send.c): a slot, and a pool chunk of dsz
+ * data bytes when `spill`; waits, or -EAGAIN with PSHM_IMMEDIATE. */
+int amq_reserve(pshm_ctx_t *ctx, amq_sq_t *sq, unsigned flags, bool spill, uint64_t dsz,
+                uint64_t *off);
+/* One step of a wait for room: polls, then yields per the wait policy. */
+int amq_wait_room(pshm_ctx_t *ctx, int net, uint32_t *spins);
+/* A Long's target [dest_addr, + n) in dlocal's segment, owner view; *ldst
+ * gets it in this process's view. -EFAULT (message set) if outside. */
+int amq_long_target(pshm_ctx_t *ctx, const char *fn, int dlocal, const void *dest_addr,
+                    uint64_t n, void **ldst);
+
+/* Negotiated payload (prepare.c): whether this thread prepared a message
+ * on sq and did not commit it yet; gives up a reply prepared by a handler
+ * that returned without committing it (stale: any earlier handler of this
+ * thread; abandon: the handlers of `tok`'s batch, at its end). */
+bool amq_prepared_by_me(const amq_sq_t *sq);
+void amq_prep_stale(void);
+void amq_prep_abandon(const pshm_token_t *tok);
 
 #endif /* PSHM_AMQ_INTERNAL_H */

@@ -195,6 +195,8 @@ static unsigned poll_queue(pshm_ctx_t *ctx, amq_rq_t *rq, unsigned budget, unsig
             break; /* one report per call: the caller sees its message */
         }
     }
+    /* A reply a handler prepared and did not commit is given up. */
+    amq_prep_abandon(&tok);
     if (AMQ_DEBUG)
         amq_cur_token = outer_tok; /* a reply waiting for room runs reply handlers */
     amq_in_handler = outer;

@@ -62,13 +62,9 @@ size_t pshm_am_max_medium(const pshm_ctx_t *ctx)
     return PSHM_AM_MEDIUM_MAX;
 }
 
-/* Argument checks shared by every send; cold path in a separate function. */
-static int __attribute__((noinline, cold))
-send_bad(pshm_ctx_t *ctx, const char *fn, int dest, unsigned handler, const void *buf,
-         uint64_t nbytes, unsigned flags, unsigned nargs, const uint32_t *args, int cat)
+int amq_check_dest_flags(pshm_ctx_t *ctx, const char *fn, int dest, unsigned flags,
+                         unsigned nargs)
 {
-    const pshm_handler_entry_t *e;
-
     if (dest < 0 || dest >= ctx->size)
         return pshm_err(-EINVAL, "%s: destination rank %d is outside 0..%d", fn, dest,
                         ctx->size - 1);
@@ -82,6 +78,19 @@ send_bad(pshm_ctx_t *ctx, const char *fn, int dest, unsigned handler, const void
     if (nargs > PSHM_AM_MAX_ARGS)
         return pshm_err(-EINVAL, "%s: %u arguments, at most %d allowed", fn, nargs,
                         PSHM_AM_MAX_ARGS);
+    return 0;
+}
+
+/* Argument checks shared by every send; cold path in a separate function. */
+int __attribute__((noinline, cold))
+amq_send_bad(pshm_ctx_t *ctx, const char *fn, int dest, unsigned handler, const void *buf,
+             uint64_t nbytes, unsigned flags, unsigned nargs, const uint32_t *args, int cat)
+{
+    const pshm_handler_entry_t *e;
+    int rc = amq_check_dest_flags(ctx, fn, dest, flags, nargs);
+
+    if (rc < 0)
+        return rc;
     if (nargs > 0 && args == NULL)
         return pshm_err(-EINVAL, "%s: %u arguments but the args pointer is NULL", fn, nargs);
     if (cat != AMQ_SHORT && nbytes > 0 && buf == NULL)
@@ -104,44 +113,8 @@ send_bad(pshm_ctx_t *ctx, const char *fn, int dest, unsigned handler, const void
     return 0;
 }
 
-/*
- * The checks of every send, one compare each on the fast path: the handler
- * index (index 0 and unregistered ones have AMQ_NARGS_NONE), its argument
- * count (registered exact counts are at most PSHM_AM_MAX_ARGS; a handler of
- * any count takes the slower test), the flags, a Medium's size. The
- * destination and the args pointer are checked by the caller.
- */
-static inline bool send_ok(const pshm_ctx_t *ctx, unsigned handler, const void *buf,
-                           uint64_t nbytes, unsigned flags, unsigned nargs, int cat)
-{
-    if (PSHM_UNLIKELY(handler > PSHM_AM_HANDLER_MAX || (flags & ~PSHM_IMMEDIATE)))
-        return false;
-    if (PSHM_UNLIKELY(ctx->am_nargs[handler] != nargs)) {
-        if (ctx->am_nargs[handler] != AMQ_NARGS_ANY || nargs > PSHM_AM_MAX_ARGS)
-            return false;
-    }
-    if (cat != AMQ_SHORT && nbytes && !buf)
-        return false;
-    if (cat == AMQ_MEDIUM && nbytes > PSHM_AM_MEDIUM_MAX)
-        return false;
-    return true;
-}
-
 /* With no args, a NULL args pointer stands for this (one compare then). */
 static const uint32_t no_args[1];
-
-/* Copies the args of a message whose data fits a slot (nargs <= 12): fixed
- * moves per count, one indirect jump. */
-static inline void copy_args(unsigned char *d, const uint32_t *a, unsigned nargs)
-{
-    switch (nargs) {
-#define CASE(n) case n: __builtin_memcpy(d, a, 4 * n); break;
-    CASE(1) CASE(2) CASE(3) CASE(4) CASE(5) CASE(6) CASE(7) CASE(8) CASE(9) CASE(10)
-    CASE(11) CASE(12)
-#undef CASE
-    default: break;
-    }
-}
 
 /* Copies n <= 64 bytes with a few overlapping fixed-size moves: no call and
  * no loop for the inline data of a slot (libc's memcpy costs a call and a
@@ -175,7 +148,7 @@ static inline void put_data(unsigned char *dst, unsigned nargs, const uint32_t *
                             const void *buf, uint64_t nbytes, int cat, bool small)
 {
     if (small) {
-        copy_args(dst, args, nargs);
+        amq_copy_args(dst, args, nargs);
         if (cat == AMQ_MEDIUM)
             copy_small(dst + PSHM_ALIGN_UP(4u * nargs, 8), buf, nbytes);
         return;
@@ -188,7 +161,7 @@ static inline void put_data(unsigned char *dst, unsigned nargs, const uint32_t *
 
 /* Waits one step for room: polls (replies only for a reply) and yields per
  * the wait policy. Returns 0 to retry or < 0. */
-static int wait_room(pshm_ctx_t *ctx, int net, uint32_t *spins)
+int amq_wait_room(pshm_ctx_t *ctx, int net, uint32_t *spins)
 {
     int rc = amq_poll(ctx, net == AMQ_REP ? 1u << AMQ_REP : 3u);
 
@@ -206,7 +179,6 @@ post(amq_sq_t *sq, unsigned handler, int cat, bool spill, uint64_t off, const vo
 {
     amq_slot_t *s = (amq_slot_t *)sq->slot;
     unsigned char *body = s->body;
-    char *next = sq->slot + sq->row;
 
     s->meta = AMQ_META(handler, nargs, cat, spill);
     if (cat != AMQ_SHORT)
@@ -219,20 +191,51 @@ post(amq_sq_t *sq, unsigned handler, int cat, bool spill, uint64_t off, const vo
         __builtin_memcpy(body, &off, 8);
     else
         put_data(body, nargs, args, buf, nbytes, cat, true);
-    /* Release: the slot's fields, the chunk (header and data) and a Long
-     * payload are visible before the receiver can see the stamp. */
-    atomic_store_explicit(&s->stamp, sq->seq, memory_order_release);
-    sq->seq++;
-    sq->slot = next == sq->end ? next - sq->ring : next;
+    amq_publish(sq, s);
 }
 
-/* Reads the consumer count again: the slots known free (see amq_sq_t). */
-static inline uint32_t room(amq_sq_t *sq, uint32_t depth)
+/*
+ * Waits (polling) for room for one message on sq: a free slot, and when
+ * `spill`, a chunk of dsz data bytes in the pool (its offset in *off).
+ * With PSHM_IMMEDIATE, -EAGAIN instead of waiting. sq is the caller's
+ * (its lock taken with threads).
+ */
+int amq_reserve(pshm_ctx_t *ctx, amq_sq_t *sq, unsigned flags, bool spill, uint64_t dsz,
+                uint64_t *off)
 {
-    /* Acquire: pairs with the receiver's release after its handlers
-     * returned, so overwriting the slots cannot race its reads. */
-    sq->cached = atomic_load_explicit(&sq->ctl->consumed, memory_order_acquire);
-    return depth + 1 + sq->cached - sq->seq;
+    struct amq *q = ctx->amq;
+    uint32_t spins = 0;
+    int rc;
+
+    /* Room in the queue: seq - cached <= depth (unsigned, see amq_sq_t). */
+    while (sq->seq - sq->cached > q->l.depth && amq_room(sq, q->l.depth) == 0) {
+        if (flags & PSHM_IMMEDIATE)
+            return pshm_err(-EAGAIN, "the queue to rank %d is full (depth %u); retry after "
+                            "polling", ctx->nm.members[sq->dlocal], q->l.depth);
+        if ((rc = amq_wait_room(ctx, sq->net, &spins)) < 0)
+            return rc;
+    }
+    if (spill) {
+        amq_pool_t *p = &q->pool[sq->net];
+        uint64_t need = PSHM_ALIGN_UP(AMQ_CHUNK_HDR + dsz, AMQ_LINE);
+        for (spins = 0;;) {
+            if (q->threads)
+                amq_lock(&p->lock);
+            *off = amq_pool_alloc(p, need);
+            if (q->threads)
+                amq_unlock(&p->lock);
+            if (PSHM_LIKELY(*off != UINT64_MAX))
+                break;
+            if (flags & PSHM_IMMEDIATE) {
+                char a[32];
+                return pshm_err(-EAGAIN, "the payload pool is full (%s in use); retry after "
+                                "polling", pshm_fmt_size(a, sizeof a, p->used));
+            }
+            if ((rc = amq_wait_room(ctx, sq->net, &spins)) < 0)
+                return rc;
+        }
+    }
+    return 0;
 }
 
 /*
@@ -248,43 +251,22 @@ send_slow(pshm_ctx_t *ctx, amq_sq_t *sq, unsigned handler, int cat, const void *
 {
     struct amq *q = ctx->amq;
     uint64_t off = 0;
-    uint32_t spins = 0, avail;
+    uint32_t avail;
     int net = sq->net, rc = 0;
 
+    /* Its next slot is reserved for a prepared message (prepare.c): with
+     * threads, by this thread's (another one's waits for the lock). */
+    if (PSHM_UNLIKELY(q->threads ? amq_prepared_by_me(sq) : sq->prepared))
+        amq_prep_stale(); /* left by a handler that returned? */
+    if (PSHM_UNLIKELY(q->threads ? amq_prepared_by_me(sq) : sq->prepared))
+        return pshm_err(-EINVAL, "a prepared message to rank %d is not committed yet; commit "
+                        "it before sending another on that queue", ctx->nm.members[sq->dlocal]);
     if (q->threads)
         amq_lock(&sq->lock);
-    /* Room in the queue: seq - cached <= depth (unsigned, see amq_sq_t). */
-    while (sq->seq - sq->cached > q->l.depth) {
-        if (room(sq, q->l.depth) > 0)
-            break;
-        if (flags & PSHM_IMMEDIATE) {
-            rc = pshm_err(-EAGAIN, "the queue to rank %d is full (depth %u); retry after "
-                          "polling", ctx->nm.members[sq->dlocal], q->l.depth);
-            goto out;
-        }
-        if ((rc = wait_room(ctx, net, &spins)) < 0)
-            goto out;
-    }
+    if ((rc = amq_reserve(ctx, sq, flags, spill, dsz, &off)) < 0)
+        goto out;
     if (spill) {
         amq_pool_t *p = &q->pool[net];
-        uint64_t need = PSHM_ALIGN_UP(AMQ_CHUNK_HDR + dsz, AMQ_LINE);
-        for (spins = 0;;) {
-            if (q->threads)
-                amq_lock(&p->lock);
-            off = amq_pool_alloc(p, need);
-            if (q->threads)
-                amq_unlock(&p->lock);
-            if (PSHM_LIKELY(off != UINT64_MAX))
-                break;
-            if (flags & PSHM_IMMEDIATE) {
-                char a[32];
-                rc = pshm_err(-EAGAIN, "the payload pool is full (%s in use); retry after "
-                              "polling", pshm_fmt_size(a, sizeof a, p->used));
-                goto out;
-            }
-            if ((rc = wait_room(ctx, net, &spins)) < 0)
-                goto out;
-        }
         put_data((unsigned char *)p->base + off + AMQ_CHUNK_HDR, nargs, args, buf, nbytes, cat,
                  false);
         amq_chunk_filled(p, off);
@@ -332,8 +314,8 @@ amq_send(pshm_ctx_t *ctx, amq_sq_t *sq, unsigned handler, int cat, const void *b
 }
 
 /* Long target: [raddr, raddr + n) must lie in dest's segment (owner view). */
-static int long_target(pshm_ctx_t *ctx, const char *fn, int dlocal, const void *dest_addr,
-                       uint64_t n, void **ldst)
+int amq_long_target(pshm_ctx_t *ctx, const char *fn, int dlocal, const void *dest_addr,
+                    uint64_t n, void **ldst)
 {
     const pshm_seginfo_t *si = &ctx->seginfo[dlocal];
     uintptr_t a = (uintptr_t)dest_addr;
@@ -376,18 +358,18 @@ request(pshm_ctx_t *ctx, const char *fn, int dest, unsigned handler, int cat,
     }
     if (PSHM_UNLIKELY((unsigned)dest >= (unsigned)ctx->size ||
                       (sq = ctx->req_sq[dest]) == NULL ||
-                      !send_ok(ctx, handler, buf, nbytes, flags, nargs, cat)))
-        return send_bad(ctx, fn, dest, handler, buf, nbytes, flags, nargs, args, cat);
+                      !amq_send_ok(ctx, handler, buf, nbytes, flags, nargs, cat)))
+        return amq_send_bad(ctx, fn, dest, handler, buf, nbytes, flags, nargs, args, cat);
     if (PSHM_UNLIKELY(args == NULL)) {
         if (nargs)
-            return send_bad(ctx, fn, dest, handler, buf, nbytes, flags, nargs, args, cat);
+            return amq_send_bad(ctx, fn, dest, handler, buf, nbytes, flags, nargs, args, cat);
         args = no_args;
     }
     if (PSHM_UNLIKELY(amq_in_handler))
         return pshm_err(-EINVAL, "%s: a handler may not send a request (it could deadlock); "
                         "reply through the token instead", fn);
     if (cat == AMQ_LONG &&
-        (rc = long_target(ctx, fn, sq->dlocal, dest_addr, nbytes, &ldst)) < 0)
+        (rc = amq_long_target(ctx, fn, sq->dlocal, dest_addr, nbytes, &ldst)) < 0)
         return rc;
     if (AMQ_DEBUG && cat == AMQ_LONG && (rc = long_overlap(fn, buf, ldst, nbytes)) < 0)
         return rc;
@@ -402,6 +384,9 @@ static int __attribute__((noinline, cold)) reply_bad(const pshm_token_t *t, cons
     if (t->state == AMQ_TOK_NOREPLY)
         return pshm_err(-EINVAL, "%s: a reply handler may not reply (handler of a message "
                         "from rank %d)", fn, t->src);
+    if (t->state == AMQ_TOK_PREPARED)
+        return pshm_err(-EINVAL, "%s: this handler prepared a reply (to rank %d); commit it "
+                        "instead", fn, t->src);
     return pshm_err(-EINVAL, "%s: this request (from rank %d) was already replied to; a "
                     "request handler replies at most once", fn, t->src);
 }
@@ -422,15 +407,15 @@ reply(pshm_token_t *t, const char *fn, unsigned handler, int cat, const void *bu
         return pshm_err(-EINVAL, "%s: this token is not the one of the handler running now "
                         "(a token is valid only inside its own handler)", fn);
     ctx = t->ctx;
-    if (PSHM_UNLIKELY(!send_ok(ctx, handler, buf, nbytes, flags, nargs, cat)))
-        return send_bad(ctx, fn, t->src, handler, buf, nbytes, flags, nargs, args, cat);
+    if (PSHM_UNLIKELY(!amq_send_ok(ctx, handler, buf, nbytes, flags, nargs, cat)))
+        return amq_send_bad(ctx, fn, t->src, handler, buf, nbytes, flags, nargs, args, cat);
     if (PSHM_UNLIKELY(args == NULL)) {
         if (nargs)
-            return send_bad(ctx, fn, t->src, handler, buf, nbytes, flags, nargs, args, cat);
+            return amq_send_bad(ctx, fn, t->src, handler, buf, nbytes, flags, nargs, args, cat);
         args = no_args;
     }
     if (cat == AMQ_LONG &&
-        (rc = long_target(ctx, fn, t->src_local, dest_addr, nbytes, &ldst)) < 0)
+        (rc = amq_long_target(ctx, fn, t->src_local, dest_addr, nbytes, &ldst)) < 0)
         return rc;
     if (AMQ_DEBUG && cat == AMQ_LONG && (rc = long_overlap(fn, buf, ldst, nbytes)) < 0)
         return rc;

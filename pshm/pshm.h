@@ -198,6 +198,39 @@ PSHM_API int pshm_am_reply_long(pshm_token_t *token, unsigned handler, const voi
                                 size_t nbytes, void *dest_addr, unsigned flags,
                                 unsigned nargs, const uint32_t *args);
 
+/*
+ * Negotiated payload: the payload is built where the receiver reads it, with
+ * no copy on the send side. Prepare reserves the message (queue slot, and
+ * pool room for a Medium) and returns in *buf a buffer of *size bytes,
+ * least <= *size <= most: for a Medium in the sender's payload pool (or the
+ * queue slot), at most pshm_am_max_medium(); for a Long, dest_addr itself
+ * (receiver's view) mapped in this process. Commit sends the first nbytes
+ * (<= *size) with the handler and arguments (nargs as prepared); it never
+ * waits. One prepared message per thread, committed by the same thread; a
+ * prepared reply is committed inside its handler. PSHM_IMMEDIATE applies to
+ * the prepare (-EAGAIN when the queue or the pool is full).
+ */
+PSHM_API int pshm_am_prepare_request_medium(pshm_ctx_t *ctx, int dest, size_t least,
+                                            size_t most, unsigned flags, unsigned nargs,
+                                            void **buf, size_t *size);
+PSHM_API int pshm_am_commit_request_medium(pshm_ctx_t *ctx, unsigned handler, size_t nbytes,
+                                           unsigned nargs, const uint32_t *args);
+PSHM_API int pshm_am_prepare_request_long(pshm_ctx_t *ctx, int dest, void *dest_addr,
+                                          size_t least, size_t most, unsigned flags,
+                                          unsigned nargs, void **buf, size_t *size);
+PSHM_API int pshm_am_commit_request_long(pshm_ctx_t *ctx, unsigned handler, size_t nbytes,
+                                         unsigned nargs, const uint32_t *args);
+PSHM_API int pshm_am_prepare_reply_medium(pshm_token_t *token, size_t least, size_t most,
+                                          unsigned flags, unsigned nargs, void **buf,
+                                          size_t *size);
+PSHM_API int pshm_am_commit_reply_medium(pshm_token_t *token, unsigned handler, size_t nbytes,
+                                         unsigned nargs, const uint32_t *args);
+PSHM_API int pshm_am_prepare_reply_long(pshm_token_t *token, void *dest_addr, size_t least,
+                                        size_t most, unsigned flags, unsigned nargs, void **buf,
+                                        size_t *size);
+PSHM_API int pshm_am_commit_reply_long(pshm_token_t *token, unsigned handler, size_t nbytes,
+                                       unsigned nargs, const uint32_t *args);
+
 /* Job rank that sent the message being handled. */
 PSHM_API int pshm_token_source(const pshm_token_t *token);
 /* The context the message arrived on (to send from a handler, or find user data). */

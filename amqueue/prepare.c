@@ -1,0 +1,339 @@
+/*
+ * prepare.c - negotiated payload: the sender builds a Medium or Long payload
+ * where the receiver will read it, then commits the message (GASNet-EX's
+ * Prepare/Commit). Nothing is copied on the send side.
+ *
+ * Prepare reserves everything the message needs, so that its commit cannot
+ * wait or fail for room: the queue slot (the queue's lock with threads,
+ * held until the commit), and for a Medium that does not fit the slot a
+ * chunk of the pool. The buffer handed out is, for a Medium, the slot's body
+ * or the chunk's data, after the room for the arguments; for a Long, the
+ * destination itself in the receiver's segment, through the cross-mapping.
+ *
+ * One prepared message per thread at a time, committed by the same thread.
+ * Until then the queue is the prepared message's: another send to it from
+ * this thread fails (-EINVAL), from another thread waits for the lock.
+ */
+#include "amq_internal.h"
+
+#include <errno.h>
+#include <string.h>
+
+typedef struct amq_prep {
+    amq_sq_t *sq;            /* NULL: nothing prepared on this thread */
+    pshm_ctx_t *ctx;
+    pshm_token_t *tok;       /* a reply's token, else NULL */
+    amq_pool_t *pool;        /* the chunk's pool, or NULL */
+    int cat;
+    unsigned nargs;
+    bool spill;              /* data (args, Medium payload) in a chunk */
+    uint64_t off;            /* the chunk's offset in its pool */
+    unsigned char *data;     /* where the args go */
+    size_t size;             /* bytes of the buffer */
+    uint64_t raddr;          /* Long: destination in the receiver's view */
+} amq_prep_t;
+
+static _Thread_local amq_prep_t prep __attribute__((tls_model("initial-exec")));
+
+static const char *cat_name(int cat) { return cat == AMQ_MEDIUM ? "Medium" : "Long"; }
+
+bool amq_prepared_by_me(const amq_sq_t *sq) { return prep.sq == sq; }
+
+/* Gives the reservation back (a failed prepare, a handler that returned
+ * without committing its reply): the chunk is marked freed, so the pool
+ * reclaims it in turn. */
+static void prep_release(void)
+{
+    struct amq *q = prep.ctx->amq;
+    amq_sq_t *sq = prep.sq;
+
+    if (prep.pool != NULL) {
+        amq_chunk_t *c = (amq_chunk_t *)(prep.pool->base + prep.off);
+        /* Relaxed: only this process reads it (pool_reclaim). */
+        atomic_store_explicit(&c->freed, 1, memory_order_relaxed);
+    }
+    sq->prepared = false;
+    if (q->threads) {
+        amq_unlock(&sq->lock);
+    } else if (sq->dlocal != q->me) {
+        uint32_t avail = q->l.depth + 1 + sq->cached - sq->seq;
+        sq->avail = avail <= q->l.depth ? avail : 0;
+    }
+    memset(&prep, 0, sizeof prep);
+}
+
+void amq_prep_abandon(const pshm_token_t *tok)
+{
+    if (prep.sq != NULL && prep.tok == tok)
+        prep_release();
+}
+
+void amq_prep_stale(void)
+{
+    if (prep.sq != NULL && prep.tok != NULL && prep.tok->state != AMQ_TOK_PREPARED)
+        prep_release();
+}
+
+/*
+ * The common part of the four prepare calls; the caller checked the
+ * context (or token) and the destination. `ldst` is a Long's destination
+ * in this view.
+ */
+static int prepare(pshm_ctx_t *ctx, const char *fn, amq_sq_t *sq, pshm_token_t *tok, int cat,
+                   void *ldst, uint64_t raddr, size_t seg_left, size_t least, size_t most,
+                   unsigned flags, unsigned nargs, void **buf, size_t *size)
+{
+    struct amq *q = ctx->amq;
+    uint64_t argsz = PSHM_ALIGN_UP(4u * nargs, 8), dsz;
+    int rc = 0;
+
+    if (buf == NULL || size == NULL)
+        return pshm_err(-EINVAL, "%s: the %s pointer is NULL", fn, buf == NULL ? "buf" : "size");
+    if ((rc = amq_check_dest_flags(ctx, fn, ctx->nm.members[sq->dlocal], flags, nargs)) < 0)
+        return rc;
+    if (least > most)
+        return pshm_err(-EINVAL, "%s: least (%zu bytes) exceeds most (%zu)", fn, least, most);
+    if (cat == AMQ_MEDIUM && least > PSHM_AM_MEDIUM_MAX)
+        return pshm_err(-EINVAL, "%s: least (%zu bytes) exceeds the Medium maximum of %u "
+                        "(pshm_am_max_medium); prepare a Long message instead", fn, least,
+                        PSHM_AM_MEDIUM_MAX);
+    amq_prep_stale();
+    if (prep.sq != NULL)
+        return pshm_err(-EINVAL, "%s: this thread already prepared a %s %s to rank %d and did "
+                        "not commit it; commit it first (one prepared message per thread)", fn,
+                        cat_name(prep.cat), prep.tok ? "reply" : "request",
+                        prep.ctx->nm.members[prep.sq->dlocal]);
+    if (sq->prepared && !q->threads)
+        return pshm_err(-EINVAL, "%s: a prepared message to rank %d is not committed yet", fn,
+                        ctx->nm.members[sq->dlocal]);
+    if (cat == AMQ_MEDIUM) {
+        *size = most < PSHM_AM_MEDIUM_MAX ? most : PSHM_AM_MEDIUM_MAX;
+    } else {
+        *size = most < seg_left ? most : seg_left;
+        argsz = 4u * nargs;
+    }
+    dsz = cat == AMQ_MEDIUM ? argsz + *size : argsz;
+
+    if (q->threads)
+        amq_lock(&sq->lock);
+    memset(&prep, 0, sizeof prep);
+    prep.sq = sq;
+    prep.ctx = ctx;
+    prep.tok = tok;
+    prep.cat = cat;
+    prep.nargs = nargs;
+    prep.size = *size;
+    prep.raddr = raddr;
+    sq->prepared = true;
+    sq->avail = 0; /* the fast path leaves this queue alone until the commit */
+    prep.spill = dsz > AMQ_BODY - (cat == AMQ_LONG ? 8 : 0);
+    if ((rc = amq_reserve(ctx, sq, flags, prep.spill, dsz, &prep.off)) < 0)
+        goto fail;
+    if (!prep.spill) {
+        prep.data = ((amq_slot_t *)sq->slot)->body + (cat == AMQ_LONG ? 8 : 0);
+    } else {
+        prep.pool = &q->pool[sq->net];
+        prep.data = (unsigned char *)prep.pool->base + prep.off + AMQ_CHUNK_HDR;
+    }
+    *buf = cat == AMQ_MEDIUM ? (void *)(prep.data + argsz) : ldst;
+    if (tok != NULL)
+        tok->state = AMQ_TOK_PREPARED;
+    (void)least;
+    return 0;
+fail:
+    prep_release();
+    return rc;
+}
+
+/* The common part of the four commit calls. */
+static int commit(pshm_ctx_t *ctx, const char *fn, pshm_token_t *tok, int cat, unsigned handler,
+                  size_t nbytes, unsigned nargs, const uint32_t *args)
+{
+    struct amq *q;
+    amq_sq_t *sq = prep.sq;
+    amq_slot_t *s;
+    unsigned char *body;
+
+    amq_prep_stale();
+    sq = prep.sq;
+    if (sq == NULL || prep.ctx != ctx || prep.tok != tok || prep.cat != cat)
+        return pshm_err(-EINVAL, "%s: this thread has no prepared %s %s to commit%s", fn,
+                        cat_name(cat), tok ? "reply" : "request",
+                        sq == NULL ? "" : " (it prepared another kind of message)");
+    if (nbytes > prep.size)
+        return pshm_err(-EINVAL, "%s: %zu bytes exceeds the %zu prepared; the message stays "
+                        "prepared", fn, nbytes, prep.size);
+    if (nargs != prep.nargs)
+        return pshm_err(-EINVAL, "%s: %u arguments, %u prepared; the message stays prepared",
+                        fn, nargs, prep.nargs);
+    if (args == NULL && nargs)
+        return pshm_err(-EINVAL, "%s: %u arguments but the args pointer is NULL", fn, nargs);
+    if (!amq_send_ok(ctx, handler, NULL, 0, 0, nargs, AMQ_SHORT))
+        return amq_send_bad(ctx, fn, ctx->nm.members[sq->dlocal], handler, NULL, 0, 0, nargs,
+                            args, AMQ_SHORT);
+    q = ctx->amq;
+    s = (amq_slot_t *)sq->slot;
+    if (nargs)
+        memcpy(prep.data, args, 4u * nargs);
+    s->meta = AMQ_META(handler, nargs, cat, prep.spill);
+    s->nbytes = nbytes;
+    body = s->body;
+    if (cat == AMQ_LONG) {
+        __builtin_memcpy(body, &prep.raddr, 8);
+        body += 8;
+    }
+    if (prep.spill)
+        __builtin_memcpy(body, &prep.off, 8);
+    amq_publish(sq, s);
+    if (sq->dlocal == q->me)
+        amq_self_posted();
+    if (tok != NULL)
+        tok->state = AMQ_TOK_REPLIED;
+    prep.pool = NULL; /* the chunk is the message's now */
+    prep_release();
+    return 0;
+}
+
+/* The context checks of a request, and its queue. */
+static int req_queue(pshm_ctx_t *ctx, const char *fn, int dest, amq_sq_t **sq)
+{
+    int rc;
+
+    if (!ctx_attached(ctx)) {
+        rc = ctx_check(ctx, CTX_ATTACHED, fn);
+        return rc < 0 ? rc : pshm_err(-EINVAL, "%s: call pshm_attach first", fn);
+    }
+    if ((rc = amq_check_dest_flags(ctx, fn, dest, 0, 0)) < 0)
+        return rc;
+    *sq = ctx->req_sq[dest];
+    if (amq_in_handler)
+        return pshm_err(-EINVAL, "%s: a handler may not send a request (it could deadlock); "
+                        "reply through the token instead", fn);
+    return 0;
+}
+
+/* The token checks of a reply. */
+static int rep_token(pshm_token_t *t, const char *fn)
+{
+    if (t == NULL)
+        return pshm_err(-EINVAL, "%s: the token is NULL", fn);
+    if (AMQ_DEBUG && t != amq_cur_token)
+        return pshm_err(-EINVAL, "%s: this token is not the one of the handler running now "
+                        "(a token is valid only inside its own handler)", fn);
+    if (t->state == AMQ_TOK_NOREPLY)
+        return pshm_err(-EINVAL, "%s: a reply handler may not reply (handler of a message "
+                        "from rank %d)", fn, t->src);
+    if (t->state == AMQ_TOK_PREPARED)
+        return pshm_err(-EINVAL, "%s: this handler already prepared a reply (to rank %d); "
+                        "commit it first", fn, t->src);
+    if (t->state != 0)
+        return pshm_err(-EINVAL, "%s: this request (from rank %d) was already replied to; a "
+                        "request handler replies at most once", fn, t->src);
+    return 0;
+}
+
+/* A Long's destination: as much of [dest_addr, + most) as the segment
+ * holds, at least `least` bytes. */
+static int long_dest(pshm_ctx_t *ctx, const char *fn, int dlocal, void *dest_addr, size_t least,
+                     void **ldst, size_t *left)
+{
+    const pshm_seginfo_t *si = &ctx->seginfo[dlocal];
+    uintptr_t a = (uintptr_t)dest_addr;
+    int rc = amq_long_target(ctx, fn, dlocal, dest_addr, least, ldst);
+
+    if (rc == 0)
+        *left = si->size - (a - si->owner_base);
+    return rc;
+}
+
+int pshm_am_prepare_request_medium(pshm_ctx_t *ctx, int dest, size_t least, size_t most,
+                                   unsigned flags, unsigned nargs, void **buf, size_t *size)
+{
+    static const char fn[] = "pshm_am_prepare_request_medium";
+    amq_sq_t *sq;
+    int rc = req_queue(ctx, fn, dest, &sq);
+
+    if (rc < 0)
+        return rc;
+    return prepare(ctx, fn, sq, NULL, AMQ_MEDIUM, NULL, 0, 0, least, most, flags, nargs, buf,
+                   size);
+}
+
+int pshm_am_prepare_request_long(pshm_ctx_t *ctx, int dest, void *dest_addr, size_t least,
+                                 size_t most, unsigned flags, unsigned nargs, void **buf,
+                                 size_t *size)
+{
+    static const char fn[] = "pshm_am_prepare_request_long";
+    amq_sq_t *sq;
+    void *ldst;
+    size_t left = 0;
+    int rc = req_queue(ctx, fn, dest, &sq);
+
+    if (rc < 0 || (rc = long_dest(ctx, fn, sq->dlocal, dest_addr, least, &ldst, &left)) < 0)
+        return rc;
+    return prepare(ctx, fn, sq, NULL, AMQ_LONG, ldst, (uint64_t)(uintptr_t)dest_addr, left,
+                   least, most, flags, nargs, buf, size);
+}
+
+int pshm_am_prepare_reply_medium(pshm_token_t *token, size_t least, size_t most, unsigned flags,
+                                 unsigned nargs, void **buf, size_t *size)
+{
+    static const char fn[] = "pshm_am_prepare_reply_medium";
+    int rc = rep_token(token, fn);
+
+    if (rc < 0)
+        return rc;
+    return prepare(token->ctx, fn, token->rsq, token, AMQ_MEDIUM, NULL, 0, 0, least, most, flags,
+                   nargs, buf, size);
+}
+
+int pshm_am_prepare_reply_long(pshm_token_t *token, void *dest_addr, size_t least, size_t most,
+                               unsigned flags, unsigned nargs, void **buf, size_t *size)
+{
+    static const char fn[] = "pshm_am_prepare_reply_long";
+    void *ldst;
+    size_t left = 0;
+    int rc = rep_token(token, fn);
+
+    if (rc < 0 ||
+        (rc = long_dest(token->ctx, fn, token->src_local, dest_addr, least, &ldst, &left)) < 0)
+        return rc;
+    return prepare(token->ctx, fn, token->rsq, token, AMQ_LONG, ldst,
+                   (uint64_t)(uintptr_t)dest_addr, left, least, most, flags, nargs, buf, size);
+}
+
+int pshm_am_commit_request_medium(pshm_ctx_t *ctx, unsigned handler, size_t nbytes,
+                                  unsigned nargs, const uint32_t *args)
+{
+    return commit(ctx, "pshm_am_commit_request_medium", NULL, AMQ_MEDIUM, handler, nbytes, nargs,
+                  args);
+}
+
+int pshm_am_commit_request_long(pshm_ctx_t *ctx, unsigned handler, size_t nbytes,
+                                unsigned nargs, const uint32_t *args)
+{
+    return commit(ctx, "pshm_am_commit_request_long", NULL, AMQ_LONG, handler, nbytes, nargs,
+                  args);
+}
+
+static int commit_reply(pshm_token_t *token, const char *fn, int cat, unsigned handler,
+                        size_t nbytes, unsigned nargs, const uint32_t *args)
+{
+    if (token == NULL)
+        return pshm_err(-EINVAL, "%s: the token is NULL", fn);
+    return commit(token->ctx, fn, token, cat, handler, nbytes, nargs, args);
+}
+
+int pshm_am_commit_reply_medium(pshm_token_t *token, unsigned handler, size_t nbytes,
+                                unsigned nargs, const uint32_t *args)
+{
+    return commit_reply(token, "pshm_am_commit_reply_medium", AMQ_MEDIUM, handler, nbytes, nargs,
+                        args);
+}
+
+int pshm_am_commit_reply_long(pshm_token_t *token, unsigned handler, size_t nbytes,
+                              unsigned nargs, const uint32_t *args)
+{
+    return commit_reply(token, "pshm_am_commit_reply_long", AMQ_LONG, handler, nbytes, nargs,
+                        args);
+}
