@@ -50,6 +50,9 @@ const env_desc_t pshm_env_vars[] = {
      "where the file backend creates its objects"},
     {"TMPDIR", "/tmp", "absolute path of a writable directory",
      "temporary directory, used when GASNET_TMPDIR is unset"},
+    {"PSHM_HUGEPAGES", "no", "no, auto, yes",
+     "back segments and the AM region with huge pages: auto when the system offers them, "
+     "yes or fail"},
     {NULL, NULL, NULL, NULL},
 };
 
@@ -266,6 +269,8 @@ int env_load(pshm_cfg_t *out)
                                         HOST_DETECT_GETHOSTID};
     static const char *const wait_names[] = {"SPIN", "BLOCK", "SPINBLOCK", "AUTO"};
     static const int wait_values[] = {WAIT_SPIN, WAIT_BLOCK, WAIT_SPINBLOCK, WAIT_AUTO};
+    static const char *const huge_names[] = {"no", "auto", "yes"};
+    static const int huge_values[] = {HUGE_NO, HUGE_AUTO, HUGE_YES};
     pshm_cfg_t c;
     const char *v;
     uint64_t u;
@@ -306,6 +311,10 @@ int env_load(pshm_cfg_t *out)
     if (GET("GASNET_WAIT_MODE") &&
         (rc = parse_choice("GASNET_WAIT_MODE", v, wait_names, wait_values, 4,
                            "SPIN, BLOCK, SPINBLOCK or AUTO", &c.wait_mode)) < 0)
+        return rc;
+    if (GET("PSHM_HUGEPAGES") &&
+        (rc = parse_choice("PSHM_HUGEPAGES", v, huge_names, huge_values, 3, "no, auto or yes",
+                           &c.hugepages)) < 0)
         return rc;
     if (GET("GASNET_EXITTIMEOUT") &&
         (rc = env_parse_exit_timeout("GASNET_EXITTIMEOUT", v, &c.exit_timeout_ms)) < 0)

@@ -318,6 +318,8 @@ int pshm_attach(pshm_ctx_t *ctx, size_t segsize)
         return rc;
     if (ctx->state == CTX_ATTACHED)
         return pshm_err(-EALREADY, "pshm_attach: already attached");
+    if ((rc = huge_decide(&ctx->cfg)) < 0)
+        return pshm_err_prefix(rc, "pshm_attach");
     n = (size_t)ctx->nm.node_size;
     rc = amq_region_size((unsigned)n, ctx->cfg.queue_depth, ctx->cfg.queue_memory, &region_len);
     if (rc < 0)

@@ -42,6 +42,7 @@ const char *pshm_fmt_size(char *buf, size_t n, uint64_t bytes);
 
 enum { HOST_DETECT_BOOTID = 0, HOST_DETECT_HOSTNAME, HOST_DETECT_GETHOSTID };
 enum { WAIT_AUTO = 0, WAIT_SPIN, WAIT_BLOCK, WAIT_SPINBLOCK };
+enum { HUGE_NO = 0, HUGE_AUTO, HUGE_YES };
 
 /* GASNET_MAX_SEGSIZE: "<size>" or "<fraction of physical memory>", optionally
  * "/p" (per process) or "/h" (per host, divided among the supernode). */
@@ -63,6 +64,9 @@ typedef struct pshm_cfg {
     uint32_t sim_hosts;          /* PSHM_SIM_HOSTS: split this host into N (tests) */
     char host_id[64];            /* PSHM_HOST_ID: explicit host identity, "" if unset */
     char tmpdir[PSHM_PATH_MAX];  /* file backend: GASNET_TMPDIR, else TMPDIR, else /tmp (validated); "" otherwise */
+    int hugepages;               /* PSHM_HUGEPAGES */
+    bool huge_use;               /* set by huge_decide: huge pages are offered and asked for */
+    bool huge_advise;            /* ... and a mapping must be advised (SysV, "advise") */
 } pshm_cfg_t;
 
 /* Defaults and bounds, shared by env.c, the AM network and pshm-info. */
@@ -90,6 +94,10 @@ int env_load(pshm_cfg_t *cfg);
  * within two edits of one of ours), with the nearest known name or NULL;
  * stops at fn's first non-zero return and returns it. */
 int env_unknown_each(int (*fn)(const char *name, const char *suggest, void *arg), void *arg);
+/* PSHM_HUGEPAGES against what the system offers the backend (hugepages.c):
+ * sets huge_use and huge_advise; -EOPNOTSUPP (message set) for "yes" when
+ * huge pages are not offered. */
+int huge_decide(pshm_cfg_t *cfg);
 
 /*
  * Strict parsers (the whole string must be used; no sign; overflow is an

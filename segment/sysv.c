@@ -130,6 +130,10 @@ int seg_be_create(seg_obj_t *o, const pshm_cfg_t *cfg, const char *name, size_t 
      * whose it is (a header-less one cannot be told from anybody's). */
     snprintf(hname, sizeof hname, "key 0x%08x", key);
     seg_meta_put(p, hdr, hname);
+    /* shmem_enabled "advise": huge pages only where asked for, before the
+     * pages are committed (PSHM_HUGEPAGES; a refusal only costs speed). */
+    if (cfg->huge_advise)
+        (void)madvise(p, len, MADV_HUGEPAGE);
 #ifdef MADV_POPULATE_WRITE
     /* Commits every page now: a memory limit is an error here, not a fault
      * later. EINVAL: kernel older than 5.14, nothing to do. */
