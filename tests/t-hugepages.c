@@ -102,6 +102,23 @@ static int mount_tmpfs(const char *dir, bool huge)
                                                    : "size=256m,mode=1777");
 }
 
+/* SysV follows the system's shmem_enabled; --disable-pshm never. */
+static int sysv_or_none(void)
+{
+    char mode[64] = "never";
+    FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/shmem_enabled", "re");
+    if (f != NULL) {
+        char line[256], *a, *b;
+        if (fgets(line, sizeof line, f) && (a = strchr(line, '[')) && (b = strchr(a, ']'))) {
+            *b = '\0';
+            snprintf(mode, sizeof mode, "%s", a + 1);
+        }
+        fclose(f);
+    }
+    bool offered = !PSHM_BACKEND_NONE && strcmp(mode, "never") != 0 && strcmp(mode, "deny") != 0;
+    return checks(offered, PSHM_BACKEND_NONE ? "none backend" : mode) ? T_FAIL : T_PASS;
+}
+
 int main(void)
 {
     char msg[512];
@@ -115,21 +132,9 @@ int main(void)
     unsetenv("PSHM_HUGEPAGES");
     printf("ok: PSHM_HUGEPAGES=sometimes refused: %s\n", msg);
 
-#if PSHM_BACKEND_SYSV || PSHM_BACKEND_NONE
-    char mode[64] = "never";
-    FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/shmem_enabled", "re");
-    if (f != NULL) {
-        char line[256], *a, *b;
-        if (fgets(line, sizeof line, f) && (a = strchr(line, '[')) && (b = strchr(a, ']'))) {
-            *b = '\0';
-            snprintf(mode, sizeof mode, "%s", a + 1);
-        }
-        fclose(f);
-    }
-    bool offered = !PSHM_BACKEND_NONE && strcmp(mode, "never") != 0 && strcmp(mode, "deny") != 0;
-    return checks(offered, PSHM_BACKEND_NONE ? "none backend" : mode) ? T_FAIL : T_PASS;
-#else
-    const char *dir = PSHM_BACKEND_POSIX ? "/dev/shm" : "/tmp/pshm-t-hugepages";
+    if (PSHM_BACKEND_SYSV || PSHM_BACKEND_NONE)
+        return sysv_or_none();
+    const char *dir = PSHM_BACKEND_POSIX ? "/dev/shm" : "/tmp/t-hugepages-mnt";
     if (!th_can_unshare() || unshare(CLONE_NEWNS) < 0 ||
         mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0) {
         printf("skip: cannot make a private mount namespace (needs root) to offer or withhold "
@@ -152,5 +157,4 @@ int main(void)
     if (!PSHM_BACKEND_POSIX)
         rmdir(dir);
     return fails ? T_FAIL : T_PASS;
-#endif
 }
