@@ -103,7 +103,7 @@ static int prepare(pshm_ctx_t *ctx, const char *fn, amq_sq_t *sq, pshm_token_t *
                         "not commit it; commit it first (one prepared message per thread)", fn,
                         cat_name(prep.cat), prep.tok ? "reply" : "request",
                         prep.ctx->nm.members[prep.sq->dlocal]);
-    if (sq->prepared && !q->threads)
+    if (!q->threads && sq->prepared)
         return pshm_err(-EINVAL, "%s: a prepared message to rank %d is not committed yet", fn,
                         ctx->nm.members[sq->dlocal]);
     if (cat == AMQ_MEDIUM) {
@@ -125,7 +125,8 @@ static int prepare(pshm_ctx_t *ctx, const char *fn, amq_sq_t *sq, pshm_token_t *
     prep.size = *size;
     prep.raddr = raddr;
     sq->prepared = true;
-    sq->avail = 0; /* the fast path leaves this queue alone until the commit */
+    if (!q->threads)
+        sq->avail = 0; /* the fast path leaves this queue alone until the commit */
     prep.spill = dsz > AMQ_BODY - (cat == AMQ_LONG ? 8 : 0);
     if ((rc = amq_reserve(ctx, sq, flags, prep.spill, dsz, &prep.off)) < 0)
         goto fail;
