@@ -302,6 +302,10 @@ static int __attribute__((noinline)) poll_spent(pshm_ctx_t *ctx, unsigned netmas
     rc = serve(ctx, netmask);
     if (rc == 0 && credit > AMQ_CREDIT_SELF / 2)
         rc = live_check_paced(ctx);
+    /* Messages to self left (a poll runs at most AMQ_POLL_MAX): the next
+     * poll serves them too. The queues to self are the array's ends. */
+    if (rq_hit(ctx->amq->rq) || rq_hit(ctx->amq->rq + 2 * ctx->amq->P - 1))
+        amq_self_posted();
     return rc;
 }
 

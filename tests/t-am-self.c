@@ -10,8 +10,8 @@
 #include <errno.h>
 #include <stdio.h>
 
-enum { H_REQ = 1, H_REP = 2 };
-static long nreq, nrep, bad;
+enum { H_REQ = 1, H_REP = 2, H_CNT = 3 };
+static long nreq, nrep, ncnt, bad;
 
 static void req(pshm_token_t *t, void *p, size_t n, const uint32_t *a, unsigned na)
 {
@@ -28,15 +28,22 @@ static void rep(pshm_token_t *t, void *p, size_t n, const uint32_t *a, unsigned 
     nrep++;
 }
 
+static void cnt(pshm_token_t *t, void *p, size_t n, const uint32_t *a, unsigned na)
+{
+    (void)t; (void)p; (void)n; (void)na;
+    if ((long)a[0] != ncnt++) bad++;
+}
+
 int main(int argc, char **argv)
 {
     if (am_no_peers())
         return T_SKIP;
+    setenv("GASNET_PSHMNET_QUEUE_DEPTH", "512", 1);
     int st = th_launch(argc, argv, 2);
     if (st >= 0) return st;
     pshm_ctx_t *ctx = am_setup(0, 4096);
-    pshm_handler_entry_t tab[] = {{H_REQ, req, 2}, {H_REP, rep, 2}};
-    CHECK_OK(pshm_am_register(ctx, tab, 2));
+    pshm_handler_entry_t tab[] = {{H_REQ, req, 2}, {H_REP, rep, 2}, {H_CNT, cnt, 1}};
+    CHECK_OK(pshm_am_register(ctx, tab, 3));
     CHECK_OK(pshm_barrier(ctx));
     int me = pshm_rank(ctx);
     uint8_t buf[200];
@@ -67,9 +74,29 @@ int main(int argc, char **argv)
             CHECK(pshm_poll(ctx) == 0);
     }
     CHECK(bad == 0);
+
+    /* More than one poll's worth (256) queued to self: the polls that follow
+     * go on serving them, none returns 0 while any is left. */
+    const long many = 300;
+    for (long i = 0; i < many; i++) {
+        uint32_t a[1] = {(uint32_t)i};
+        CHECK_OK(pshm_am_request_short(ctx, me, H_CNT, 0, 1, a));
+    }
+    int polls = 0;
+    while (ncnt < many) {
+        int rc = pshm_poll(ctx);
+        CHECK(rc >= 0);
+        polls++;
+        if (rc == 0) {
+            printf("FAIL rank %d: poll %d ran nothing with %ld of %ld requests to self left\n",
+                   me, polls, many - ncnt, many);
+            return T_FAIL;
+        }
+    }
+    CHECK(bad == 0);
     CHECK_OK(pshm_barrier(ctx));
-    printf("ok rank %d: %ld requests to self and their replies, each run by the next two polls\n",
-           me, rounds);
+    printf("ok rank %d: %ld requests to self and their replies, each run by the next two polls; "
+           "%ld queued at once run by %d polls\n", me, rounds, many, polls);
     CHECK_OK(pshm_finalize(ctx));
     return T_PASS;
 }
