@@ -272,17 +272,35 @@ static int __attribute__((noinline)) serve(pshm_ctx_t *ctx, unsigned netmask)
     return (int)total;
 }
 
+/*
+ * The scan found a message at r. When no other queue has one (nor a
+ * message to self is signalled), there is nobody to take turns with: r is
+ * served at once, with no pass over the senders (a ping-pong's every
+ * poll). Else the rotation of serve() decides who goes first.
+ */
+static int serve_found(pshm_ctx_t *ctx, unsigned netmask, amq_rq_t *r)
+{
+    struct amq *q = ctx->amq;
+    int err = 0;
+    unsigned n;
+
+    if (!(netmask & (1u << AMQ_WHO_NET(r->who))) || amq_tls.credit < 0 || !alone(q, r))
+        return serve(ctx, netmask);
+    n = poll_one(ctx, r, AMQ_POLL_BATCH, AMQ_POLL_MAX, &err);
+    return err < 0 ? err : (int)n;
+}
+
 static int __attribute__((noinline, cold)) poll_refused(void)
 {
     return pshm_err(-EINVAL, "pshm_poll: cannot poll from inside a handler");
 }
 
 /* pshm_poll found a message. */
-static int __attribute__((noinline)) poll_busy(pshm_ctx_t *ctx)
+static int __attribute__((noinline)) poll_busy(pshm_ctx_t *ctx, amq_rq_t *r)
 {
     if (PSHM_UNLIKELY(amq_in_handler))
         return poll_refused();
-    return serve(ctx, 3u);
+    return serve_found(ctx, 3u, r);
 }
 
 /* No message in the scanned queues, and this thread's idle credit ran out:
@@ -338,7 +356,10 @@ poll_inline(pshm_ctx_t *ctx, unsigned netmask, bool public)
         return public ? poll_spent_public(ctx) : poll_spent(ctx, netmask, false);
     return 0;
 busy:
-    return public ? poll_busy(ctx) : serve(ctx, netmask);
+    /* Which of the pair (off the idle path, one more load). */
+    if (!rq_hit(r))
+        r++;
+    return public ? poll_busy(ctx, (amq_rq_t *)r) : serve_found(ctx, netmask, (amq_rq_t *)r);
 }
 
 int amq_poll(pshm_ctx_t *ctx, unsigned netmask) { return poll_inline(ctx, netmask, false); }

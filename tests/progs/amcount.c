@@ -9,6 +9,7 @@
  *            receives the N replies: no poll of either rank finds nothing.
  *            Needs GASNET_PSHMNET_QUEUE_DEPTH >= N.
  *   idle N   rank 0 calls pshm_poll N times with nothing to receive.
+ *   pp N     N ping-pong round trips, every poll finding its one message.
  * The ranks hand over through a flag in the waiting rank's segment, outside
  * any pshm call, so that only the counted work is collected.
  */
@@ -63,8 +64,9 @@ int main(int argc, char **argv)
     pshm_ctx_t *ctx;
     int me;
 
-    if (argc < 2 || (strcmp(argv[1], "rt") && strcmp(argv[1], "idle")) || n < 1) {
-        fprintf(stderr, "usage: pshmrun -n 2 amcount rt|idle [N]\n");
+    if (argc < 2 || (strcmp(argv[1], "rt") && strcmp(argv[1], "idle") && strcmp(argv[1], "pp")) ||
+        n < 1) {
+        fprintf(stderr, "usage: pshmrun -n 2 amcount rt|idle|pp [N]\n");
         return 2;
     }
     if (pshm_init(&ctx, NULL) < 0 || pshm_attach(ctx, 1 << 16) < 0)
@@ -96,6 +98,25 @@ int main(int argc, char **argv)
                 if (pshm_poll(ctx) <= 0)
                     DIE("poll found nothing");
             atomic_store_explicit(flag_of(ctx, 0), 1, memory_order_release);
+        }
+    } else if (strcmp(argv[1], "pp") == 0) {
+        for (long i = 1; i <= n; i++) {
+            if (me == 0) {
+                uint32_t a[2] = {(uint32_t)i, 7};
+                if (pshm_am_request_short(ctx, 1, H_REQ, 0, 2, a) < 0)
+                    DIE("request");
+                atomic_store_explicit(flag_of(ctx, 1), i, memory_order_release);
+                await(flag_of(ctx, 0), i);
+                while (nrep < i)
+                    if (pshm_poll(ctx) <= 0)
+                        DIE("poll found nothing");
+            } else {
+                await(flag_of(ctx, 1), i);
+                while (nreq < i)
+                    if (pshm_poll(ctx) <= 0)
+                        DIE("poll found nothing");
+                atomic_store_explicit(flag_of(ctx, 0), i, memory_order_release);
+            }
         }
     } else if (me == 0) {
         for (long i = 0; i < n; i++)
