@@ -273,19 +273,27 @@ static int __attribute__((noinline)) serve(pshm_ctx_t *ctx, unsigned netmask)
 }
 
 /*
- * The scan found a message at r. When no other queue has one (nor a
- * message to self is signalled), there is nobody to take turns with: r is
- * served at once, with no pass over the senders (a ping-pong's every
- * poll). Else the rotation of serve() decides who goes first.
+ * The scan found a message at r or r + 1, the first busy pair. When no
+ * other queue has one (nor a message to self is signalled), there is nobody
+ * to take turns with: r is served at once, with no pass over the senders (a
+ * ping-pong's every poll). Else the rotation of serve() decides who goes
+ * first.
  */
 static int serve_found(pshm_ctx_t *ctx, unsigned netmask, amq_rq_t *r)
 {
-    struct amq *q = ctx->amq;
     int err = 0;
     unsigned n;
 
-    if (!(netmask & (1u << AMQ_WHO_NET(r->who))) || amq_tls.credit < 0 || !alone(q, r))
+    if (!rq_hit(r)) /* the scan found the pair at r: which of the two */
+        r++;
+    if (!(netmask & (1u << AMQ_WHO_NET(r->who))) || amq_tls.credit < 0)
         return serve(ctx, netmask);
+    /* The scan found the queues before r empty just now: the ones after it
+     * are left to look at (the queues to self, when not scanned, are
+     * signalled by the credit). */
+    for (const amq_rq_t *e = r + 1; e < ctx->scan_hi; e++)
+        if (rq_hit(e))
+            return serve(ctx, netmask);
     n = poll_one(ctx, r, AMQ_POLL_BATCH, AMQ_POLL_MAX, &err);
     return err < 0 ? err : (int)n;
 }
@@ -356,9 +364,6 @@ poll_inline(pshm_ctx_t *ctx, unsigned netmask, bool public)
         return public ? poll_spent_public(ctx) : poll_spent(ctx, netmask, false);
     return 0;
 busy:
-    /* Which of the pair (off the idle path, one more load). */
-    if (!rq_hit(r))
-        r++;
     return public ? poll_busy(ctx, (amq_rq_t *)r) : serve_found(ctx, netmask, (amq_rq_t *)r);
 }
 
