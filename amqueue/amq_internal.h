@@ -205,6 +205,7 @@ struct amq {
      * the queues of the other processes, or all of them with threads; see
      * poll.c for how a message to self is found. */
     amq_rq_t *rq;
+    struct amq_rqx *rqx;      /* by the same index as rq */
     char *inq;                /* this receiver's block: consumer line of incoming queue
                                * j = net * P + sender at inq + j * L, its slot k at
                                * inq + (1 + k) * row + j * L */
@@ -226,6 +227,14 @@ struct pshm_token {
     uint8_t net;    /* network the message came on */
     uint8_t state;  /* 0, or AMQ_TOK_* (NOREPLY: a reply's token) */
 };
+
+/* What poll_queue needs of an incoming queue besides its position, fixed at
+ * init: its consumer line, its ring's end, its batches' token. */
+typedef struct amq_rqx {
+    amq_ctl_t *ctl;
+    char *end;
+    pshm_token_t tok;
+} amq_rqx_t;
 
 /* --enable-debug adds the checks that cost time on the fast path: a token
  * is used only inside its own handler (a thread-local store per handler), a

@@ -146,11 +146,13 @@ int amq_init(pshm_ctx_t *ctx, void *region, uint64_t len)
         return pshm_err(-ENOMEM, "out of memory for the active-message state");
     ctx->amq = q;
     q->rq = calloc(AMQ_NETS * (size_t)P, sizeof(amq_rq_t));
+    q->rqx = calloc(AMQ_NETS * (size_t)P, sizeof(amq_rqx_t));
     ctx->req_sq = calloc((size_t)ctx->size, sizeof *ctx->req_sq);
     for (int n = 0; n < AMQ_NETS; n++) {
         q->sq[n] = calloc(P, sizeof(amq_sq_t));
         q->rlock[n] = calloc(P, sizeof(amq_lock_t));
-        if (q->sq[n] == NULL || q->rq == NULL || q->rlock[n] == NULL || ctx->req_sq == NULL) {
+        if (q->sq[n] == NULL || q->rq == NULL || q->rqx == NULL || q->rlock[n] == NULL ||
+            ctx->req_sq == NULL) {
             amq_fini(ctx);
             return pshm_err(-ENOMEM, "out of memory for the queue state of %u processes", P);
         }
@@ -194,6 +196,10 @@ int amq_init(pshm_ctx_t *ctx, void *region, uint64_t len)
         atomic_init(&r->seq, 1);
         atomic_init(&r->s, (amq_slot_t *)(q->inq + l.row + ((uint64_t)n * P + p) * AMQ_LINE));
         r->who = p << 1 | n;
+        q->rqx[i].ctl = (amq_ctl_t *)(q->inq + ((uint64_t)n * P + p) * AMQ_LINE);
+        q->rqx[i].end = (char *)q->rqx[i].ctl + l.row + l.ring;
+        q->rqx[i].tok = (pshm_token_t){ctx, &q->sq[AMQ_REP][p], ctx->nm.members[p], (int)p,
+                                       (uint8_t)n, n == AMQ_REQ ? 0 : AMQ_TOK_NOREPLY};
     }
     /* The idle scan: the other processes' queues, all queues with threads
      * or when there is no other process (so never fewer than 2). */
@@ -220,6 +226,7 @@ void amq_fini(pshm_ctx_t *ctx)
         free(q->rlock[n]);
     }
     free(q->rq);
+    free(q->rqx);
     free(q);
     free(ctx->req_sq);
     ctx->amq = NULL;

@@ -138,20 +138,18 @@ static unsigned poll_queue(pshm_ctx_t *ctx, amq_rq_t *rq, unsigned budget, unsig
                            int *err)
 {
     struct amq *q = ctx->amq;
-    const uint32_t who = rq->who;
-    const int net = AMQ_WHO_NET(who), src = AMQ_WHO_SRC(who);
+    const amq_rqx_t *x = &q->rqx[rq - q->rq];
     const uint64_t row = q->l.row;
-    amq_ctl_t *ctl = (amq_ctl_t *)(q->inq + ((uint64_t)net * q->l.nprocs + src) * AMQ_LINE);
-    char *const end = (char *)ctl + row + q->l.ring;
+    amq_ctl_t *ctl = x->ctl;
+    char *const end = x->end;
     amq_slot_t *s = atomic_load_explicit(&rq->s, memory_order_relaxed);
     uint32_t seq = atomic_load_explicit(&rq->seq, memory_order_relaxed), stop = seq + budget;
     const uint32_t first = seq;
     const unsigned outer = amq_in_handler;
     const pshm_token_t *outer_tok = AMQ_DEBUG ? amq_cur_token : NULL;
     const int32_t outer_credit = amq_tls.credit;
-    /* The token is the same for the whole batch: built once. */
-    pshm_token_t tok = {ctx, &q->sq[AMQ_REP][src], ctx->nm.members[src], src, (uint8_t)net,
-                        net == AMQ_REQ ? 0 : AMQ_TOK_NOREPLY};
+    /* The token is the same for the whole batch: a copy of the queue's. */
+    pshm_token_t tok = x->tok;
     const uint8_t tok_state = tok.state;
 
     amq_in_handler = outer + 1;
