@@ -232,8 +232,8 @@ static inline unsigned poll_one(pshm_ctx_t *ctx, amq_rq_t *r, unsigned budget, u
  * Serves the queues of the networks in `netmask` that have messages: for
  * each network, replies first, one pass over its senders starting at a
  * rotation that moves every call, so every sender is served first in turn;
- * at most AMQ_POLL_BATCH messages per queue and visit, passes again while a
- * visit used its whole batch, at most AMQ_POLL_MAX messages per call.
+ * AMQ_POLL_BATCH messages per queue (more while no other queue has any, see
+ * poll_queue), at most AMQ_POLL_MAX per call.
  * Returns the count run, or < 0 when a message was dropped.
  */
 static int __attribute__((noinline)) serve(pshm_ctx_t *ctx, unsigned netmask)
@@ -246,25 +246,20 @@ static int __attribute__((noinline)) serve(pshm_ctx_t *ctx, unsigned netmask)
     /* A racy update with threads only skews the rotation. */
     start = atomic_load_explicit(&q->rot, memory_order_relaxed);
     atomic_store_explicit(&q->rot, start + 1 >= P ? 0 : start + 1, memory_order_relaxed);
-    for (bool again = true; again;) {
-        again = false;
-        for (int net = 0; net < AMQ_NETS; net++) {
-            amq_rq_t *base = q->rq + (unsigned)net * P;
-            if (!(netmask & (1u << net)))
+    for (int net = 0; net < AMQ_NETS; net++) {
+        amq_rq_t *base = q->rq + (unsigned)net * P;
+        if (!(netmask & (1u << net)))
+            continue;
+        for (unsigned k = 0, i = start; k < P; k++, i = i + 1 == P ? 0 : i + 1) {
+            unsigned left = AMQ_POLL_MAX - total;
+            unsigned budget = left < AMQ_POLL_BATCH ? left : AMQ_POLL_BATCH;
+            if (!rq_hit(&base[i]))
                 continue;
-            for (unsigned k = 0, i = start; k < P; k++, i = i + 1 == P ? 0 : i + 1) {
-                unsigned left = AMQ_POLL_MAX - total, n;
-                unsigned budget = left < AMQ_POLL_BATCH ? left : AMQ_POLL_BATCH;
-                if (!rq_hit(&base[i]))
-                    continue;
-                n = poll_one(ctx, &base[i], budget, left, &err);
-                if (err < 0)
-                    return err;
-                total += n;
-                if (total >= AMQ_POLL_MAX)
-                    return (int)total;
-                again |= n >= budget; /* that queue may hold more */
-            }
+            total += poll_one(ctx, &base[i], budget, left, &err);
+            if (err < 0)
+                return err;
+            if (total >= AMQ_POLL_MAX)
+                return (int)total;
         }
     }
     return (int)total;

@@ -183,8 +183,10 @@ static int commit(pshm_ctx_t *ctx, const char *fn, pshm_token_t *tok, int cat, u
         __builtin_memcpy(body, &prep.raddr, 8);
         body += 8;
     }
-    if (prep.spill)
+    if (prep.spill) {
         __builtin_memcpy(body, &prep.off, 8);
+        amq_chunk_filled(prep.pool, prep.off);
+    }
     amq_publish(sq, s);
     if (sq->dlocal == q->me)
         amq_self_posted();
