@@ -22,6 +22,7 @@
 struct shared {
     _Atomic int count, gen;
     _Atomic int done;    /* survivors that have checked */
+    _Atomic int passed;  /* ranks out of the barrier after attach */
     char buf[NP * 4096];
 };
 struct arg { struct shared *s; int rank; };
@@ -68,7 +69,13 @@ static int child(struct shared *s, int rank, const char *tag)
     CHECK_OK(pshm_am_register(ctx, &tab, 1));
     CHECK_OK(pshm_attach(ctx, 0));
     CHECK_OK(pshm_barrier(ctx));
-    if (rank == 2) raise(SIGKILL);
+    /* Rank 2 dies only once every rank has left that barrier: a survivor
+     * still in its last round would rightly see the death there. */
+    atomic_fetch_add(&s->passed, 1);
+    if (rank == 2) {
+        for (long n = 0; atomic_load(&s->passed) < NP && n < 20000; n++) usleep(1000);
+        raise(SIGKILL);
+    }
     usleep(100000);
     int rc = 0;
     static uint8_t buf[4096];
