@@ -1,0 +1,453 @@
+/*
+ * shmem.h - OpenSHMEM 1.4 (and the names 1.5 adds to it) over pshm.
+ *
+ * Every typed name of the specification is declared through the type lists
+ * below (SHMEM_*_TYPES), so that each family is one line per operation and no
+ * type can be forgotten in one family but not another. The C11 type-generic
+ * forms follow at the end; deprecated names are declared too, as programs
+ * written against OpenSHMEM 1.0-1.3 still use them.
+ */
+#ifndef PSHMEM_SHMEM_H
+#define PSHMEM_SHMEM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#if !defined(__cplusplus) && !defined(__STDC_NO_COMPLEX__)
+#include <complex.h>
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__)
+#define SHMEM_API_ __attribute__((visibility("default")))
+#define SHMEM_NORETURN_ __attribute__((noreturn))
+#define SHMEM_DEPRECATED_
+#else
+#define SHMEM_API_
+#define SHMEM_NORETURN_
+#define SHMEM_DEPRECATED_
+#endif
+
+/* ------------------------------------------------------------ constants */
+
+#define SHMEM_MAJOR_VERSION 1
+#define SHMEM_MINOR_VERSION 4
+#define SHMEM_MAX_NAME_LEN 256
+#define SHMEM_VENDOR_STRING "pshm OpenSHMEM"
+#define _SHMEM_MAJOR_VERSION SHMEM_MAJOR_VERSION
+#define _SHMEM_MINOR_VERSION SHMEM_MINOR_VERSION
+#define _SHMEM_MAX_NAME_LEN SHMEM_MAX_NAME_LEN
+#define _SHMEM_VENDOR_STRING SHMEM_VENDOR_STRING
+
+/* pSync arrays: SHMEM_SYNC_SIZE longs is enough for any collective. */
+#define SHMEM_SYNC_VALUE 0L
+#define SHMEM_BARRIER_SYNC_SIZE 64
+#define SHMEM_BCAST_SYNC_SIZE 64
+#define SHMEM_COLLECT_SYNC_SIZE 64
+#define SHMEM_REDUCE_SYNC_SIZE 64
+#define SHMEM_ALLTOALL_SYNC_SIZE 64
+#define SHMEM_ALLTOALLS_SYNC_SIZE 64
+#define SHMEM_SYNC_SIZE 64
+#define SHMEM_REDUCE_MIN_WRKDATA_SIZE 16
+#define _SHMEM_SYNC_VALUE SHMEM_SYNC_VALUE
+#define _SHMEM_BARRIER_SYNC_SIZE SHMEM_BARRIER_SYNC_SIZE
+#define _SHMEM_BCAST_SYNC_SIZE SHMEM_BCAST_SYNC_SIZE
+#define _SHMEM_COLLECT_SYNC_SIZE SHMEM_COLLECT_SYNC_SIZE
+#define _SHMEM_REDUCE_SYNC_SIZE SHMEM_REDUCE_SYNC_SIZE
+#define _SHMEM_ALLTOALL_SYNC_SIZE SHMEM_ALLTOALL_SYNC_SIZE
+#define _SHMEM_ALLTOALLS_SYNC_SIZE SHMEM_ALLTOALLS_SYNC_SIZE
+#define _SHMEM_SYNC_SIZE SHMEM_SYNC_SIZE
+#define _SHMEM_REDUCE_MIN_WRKDATA_SIZE SHMEM_REDUCE_MIN_WRKDATA_SIZE
+
+#define SHMEM_CMP_EQ 0
+#define SHMEM_CMP_NE 1
+#define SHMEM_CMP_GT 2
+#define SHMEM_CMP_GE 3
+#define SHMEM_CMP_LT 4
+#define SHMEM_CMP_LE 5
+#define _SHMEM_CMP_EQ SHMEM_CMP_EQ
+#define _SHMEM_CMP_NE SHMEM_CMP_NE
+#define _SHMEM_CMP_GT SHMEM_CMP_GT
+#define _SHMEM_CMP_GE SHMEM_CMP_GE
+#define _SHMEM_CMP_LT SHMEM_CMP_LT
+#define _SHMEM_CMP_LE SHMEM_CMP_LE
+
+#define SHMEM_THREAD_SINGLE 0
+#define SHMEM_THREAD_FUNNELED 1
+#define SHMEM_THREAD_SERIALIZED 2
+#define SHMEM_THREAD_MULTIPLE 3
+
+/* -------------------------------------------------------------- type lists */
+
+/* X(NAME, TYPE) for each standard RMA type (OpenSHMEM 1.4, table 5). */
+#define SHMEM_RMA_TYPES(X)                                                        \
+    X(float, float) X(double, double) X(longdouble, long double) X(char, char)    \
+    X(schar, signed char) X(short, short) X(int, int) X(long, long)               \
+    X(longlong, long long) X(uchar, unsigned char) X(ushort, unsigned short)      \
+    X(uint, unsigned int) X(ulong, unsigned long) X(ulonglong, unsigned long long) \
+    X(int8, int8_t) X(int16, int16_t) X(int32, int32_t) X(int64, int64_t)         \
+    X(uint8, uint8_t) X(uint16, uint16_t) X(uint32, uint32_t) X(uint64, uint64_t) \
+    X(size, size_t) X(ptrdiff, ptrdiff_t)
+
+/* Standard AMO types (table 6): every atomic. */
+#define SHMEM_AMO_TYPES(X)                                                        \
+    X(int, int) X(long, long) X(longlong, long long) X(uint, unsigned int)        \
+    X(ulong, unsigned long) X(ulonglong, unsigned long long) X(int32, int32_t)    \
+    X(int64, int64_t) X(uint32, uint32_t) X(uint64, uint64_t) X(size, size_t)     \
+    X(ptrdiff, ptrdiff_t)
+/* Extended AMO types: fetch, set, swap also on these. */
+#define SHMEM_EXTENDED_AMO_TYPES(X) X(float, float) X(double, double)
+/* Bitwise AMO types (table 7). */
+#define SHMEM_BITWISE_AMO_TYPES(X)                                                \
+    X(uint, unsigned int) X(ulong, unsigned long) X(ulonglong, unsigned long long) \
+    X(int32, int32_t) X(int64, int64_t) X(uint32, uint32_t) X(uint64, uint64_t)
+/* Point-to-point synchronization types (table 9). */
+#define SHMEM_SYNC_TYPES(X)                                                       \
+    X(short, short) X(int, int) X(long, long) X(longlong, long long)              \
+    X(ushort, unsigned short) X(uint, unsigned int) X(ulong, unsigned long)       \
+    X(ulonglong, unsigned long long) X(int32, int32_t) X(int64, int64_t)          \
+    X(uint32, uint32_t) X(uint64, uint64_t) X(size, size_t) X(ptrdiff, ptrdiff_t)
+/* Types of the deprecated (1.0-1.3) atomic names. */
+#define SHMEM_DEPR_AMO_TYPES(X) X(int, int) X(long, long) X(longlong, long long)
+#define SHMEM_DEPR_EXT_AMO_TYPES(X) X(float, float) X(double, double)
+/* Sized RMA (bits). */
+#define SHMEM_RMA_SIZES(X) X(8) X(16) X(32) X(64) X(128)
+
+/* Reduction types (table 11). */
+#define SHMEM_REDUCE_BITWISE_TYPES(X) X(short, short) X(int, int) X(long, long) X(longlong, long long)
+#define SHMEM_REDUCE_MINMAX_TYPES(X)                                              \
+    SHMEM_REDUCE_BITWISE_TYPES(X) X(float, float) X(double, double)              \
+    X(longdouble, long double)
+#if !defined(__cplusplus) && !defined(__STDC_NO_COMPLEX__)
+#define SHMEM_REDUCE_ARITH_TYPES(X)                                               \
+    SHMEM_REDUCE_MINMAX_TYPES(X) X(complexf, float _Complex) X(complexd, double _Complex)
+#else
+#define SHMEM_REDUCE_ARITH_TYPES(X) SHMEM_REDUCE_MINMAX_TYPES(X)
+#endif
+
+/* ------------------------------------------------------- setup and query */
+
+SHMEM_API_ void shmem_init(void);
+SHMEM_API_ int shmem_init_thread(int requested, int *provided);
+SHMEM_API_ void shmem_query_thread(int *provided);
+SHMEM_API_ void shmem_finalize(void);
+SHMEM_API_ SHMEM_NORETURN_ void shmem_global_exit(int status);
+SHMEM_API_ int shmem_my_pe(void);
+SHMEM_API_ int shmem_n_pes(void);
+SHMEM_API_ int shmem_pe_accessible(int pe);
+SHMEM_API_ int shmem_addr_accessible(const void *addr, int pe);
+SHMEM_API_ void *shmem_ptr(const void *dest, int pe);
+SHMEM_API_ void shmem_info_get_version(int *major, int *minor);
+SHMEM_API_ void shmem_info_get_name(char *name);
+/* Legacy names. */
+SHMEM_API_ void start_pes(int npes) SHMEM_DEPRECATED_;
+SHMEM_API_ int _my_pe(void) SHMEM_DEPRECATED_;
+SHMEM_API_ int _num_pes(void) SHMEM_DEPRECATED_;
+
+/* ---------------------------------------------------------------- memory */
+
+SHMEM_API_ void *shmem_malloc(size_t size);
+SHMEM_API_ void *shmem_calloc(size_t count, size_t size);
+SHMEM_API_ void *shmem_align(size_t alignment, size_t size);
+SHMEM_API_ void *shmem_realloc(void *ptr, size_t size);
+SHMEM_API_ void shmem_free(void *ptr);
+SHMEM_API_ void *shmalloc(size_t size) SHMEM_DEPRECATED_;
+SHMEM_API_ void *shmemalign(size_t alignment, size_t size) SHMEM_DEPRECATED_;
+SHMEM_API_ void *shrealloc(void *ptr, size_t size) SHMEM_DEPRECATED_;
+SHMEM_API_ void shfree(void *ptr) SHMEM_DEPRECATED_;
+
+/* ------------------------------------------------------------------- RMA */
+
+#define SHMEM_DECL_RMA_(N, T)                                                     \
+    SHMEM_API_ void shmem_##N##_put(T *dest, const T *source, size_t nelems, int pe); \
+    SHMEM_API_ void shmem_##N##_get(T *dest, const T *source, size_t nelems, int pe); \
+    SHMEM_API_ void shmem_##N##_put_nbi(T *dest, const T *source, size_t nelems, int pe); \
+    SHMEM_API_ void shmem_##N##_get_nbi(T *dest, const T *source, size_t nelems, int pe); \
+    SHMEM_API_ void shmem_##N##_p(T *dest, T value, int pe);                     \
+    SHMEM_API_ T shmem_##N##_g(const T *source, int pe);                          \
+    SHMEM_API_ void shmem_##N##_iput(T *dest, const T *source, ptrdiff_t dst,     \
+                                     ptrdiff_t sst, size_t nelems, int pe);       \
+    SHMEM_API_ void shmem_##N##_iget(T *dest, const T *source, ptrdiff_t dst,     \
+                                     ptrdiff_t sst, size_t nelems, int pe);
+SHMEM_RMA_TYPES(SHMEM_DECL_RMA_)
+
+#define SHMEM_DECL_RMA_SIZE_(S)                                                   \
+    SHMEM_API_ void shmem_put##S(void *dest, const void *source, size_t nelems, int pe); \
+    SHMEM_API_ void shmem_get##S(void *dest, const void *source, size_t nelems, int pe); \
+    SHMEM_API_ void shmem_put##S##_nbi(void *dest, const void *source, size_t nelems, int pe); \
+    SHMEM_API_ void shmem_get##S##_nbi(void *dest, const void *source, size_t nelems, int pe); \
+    SHMEM_API_ void shmem_iput##S(void *dest, const void *source, ptrdiff_t dst,  \
+                                  ptrdiff_t sst, size_t nelems, int pe);          \
+    SHMEM_API_ void shmem_iget##S(void *dest, const void *source, ptrdiff_t dst,  \
+                                  ptrdiff_t sst, size_t nelems, int pe);
+SHMEM_RMA_SIZES(SHMEM_DECL_RMA_SIZE_)
+
+SHMEM_API_ void shmem_putmem(void *dest, const void *source, size_t nelems, int pe);
+SHMEM_API_ void shmem_getmem(void *dest, const void *source, size_t nelems, int pe);
+SHMEM_API_ void shmem_putmem_nbi(void *dest, const void *source, size_t nelems, int pe);
+SHMEM_API_ void shmem_getmem_nbi(void *dest, const void *source, size_t nelems, int pe);
+
+/* --------------------------------------------------------------- atomics */
+
+#define SHMEM_DECL_AMO_EXT_(N, T)                                                 \
+    SHMEM_API_ T shmem_##N##_atomic_fetch(const T *source, int pe);               \
+    SHMEM_API_ void shmem_##N##_atomic_set(T *dest, T value, int pe);             \
+    SHMEM_API_ T shmem_##N##_atomic_swap(T *dest, T value, int pe);
+#define SHMEM_DECL_AMO_(N, T)                                                     \
+    SHMEM_DECL_AMO_EXT_(N, T)                                                     \
+    SHMEM_API_ T shmem_##N##_atomic_compare_swap(T *dest, T cond, T value, int pe); \
+    SHMEM_API_ T shmem_##N##_atomic_fetch_inc(T *dest, int pe);                   \
+    SHMEM_API_ void shmem_##N##_atomic_inc(T *dest, int pe);                      \
+    SHMEM_API_ T shmem_##N##_atomic_fetch_add(T *dest, T value, int pe);          \
+    SHMEM_API_ void shmem_##N##_atomic_add(T *dest, T value, int pe);
+#define SHMEM_DECL_AMO_BIT_(N, T)                                                 \
+    SHMEM_API_ T shmem_##N##_atomic_fetch_and(T *dest, T value, int pe);          \
+    SHMEM_API_ T shmem_##N##_atomic_fetch_or(T *dest, T value, int pe);           \
+    SHMEM_API_ T shmem_##N##_atomic_fetch_xor(T *dest, T value, int pe);          \
+    SHMEM_API_ void shmem_##N##_atomic_and(T *dest, T value, int pe);             \
+    SHMEM_API_ void shmem_##N##_atomic_or(T *dest, T value, int pe);              \
+    SHMEM_API_ void shmem_##N##_atomic_xor(T *dest, T value, int pe);
+SHMEM_AMO_TYPES(SHMEM_DECL_AMO_)
+SHMEM_EXTENDED_AMO_TYPES(SHMEM_DECL_AMO_EXT_)
+SHMEM_BITWISE_AMO_TYPES(SHMEM_DECL_AMO_BIT_)
+
+/* Deprecated atomic names (OpenSHMEM 1.0-1.3). */
+#define SHMEM_DECL_DEPR_EXT_(N, T)                                                \
+    SHMEM_API_ T shmem_##N##_fetch(const T *source, int pe) SHMEM_DEPRECATED_;    \
+    SHMEM_API_ void shmem_##N##_set(T *dest, T value, int pe) SHMEM_DEPRECATED_;  \
+    SHMEM_API_ T shmem_##N##_swap(T *dest, T value, int pe) SHMEM_DEPRECATED_;
+#define SHMEM_DECL_DEPR_(N, T)                                                    \
+    SHMEM_DECL_DEPR_EXT_(N, T)                                                    \
+    SHMEM_API_ T shmem_##N##_cswap(T *dest, T cond, T value, int pe) SHMEM_DEPRECATED_; \
+    SHMEM_API_ T shmem_##N##_finc(T *dest, int pe) SHMEM_DEPRECATED_;             \
+    SHMEM_API_ void shmem_##N##_inc(T *dest, int pe) SHMEM_DEPRECATED_;           \
+    SHMEM_API_ T shmem_##N##_fadd(T *dest, T value, int pe) SHMEM_DEPRECATED_;    \
+    SHMEM_API_ void shmem_##N##_add(T *dest, T value, int pe) SHMEM_DEPRECATED_;
+SHMEM_DEPR_AMO_TYPES(SHMEM_DECL_DEPR_)
+SHMEM_DEPR_EXT_AMO_TYPES(SHMEM_DECL_DEPR_EXT_)
+SHMEM_API_ long shmem_swap(long *dest, long value, int pe) SHMEM_DEPRECATED_;
+
+/* ------------------------------------------------- ordering and completion */
+
+SHMEM_API_ void shmem_fence(void);
+SHMEM_API_ void shmem_quiet(void);
+
+/* ------------------------------------------------ point-to-point sync */
+
+#define SHMEM_DECL_SYNC_(N, T)                                                    \
+    SHMEM_API_ void shmem_##N##_wait_until(T *ivar, int cmp, T cmp_value);        \
+    SHMEM_API_ int shmem_##N##_test(T *ivar, int cmp, T cmp_value);               \
+    SHMEM_API_ void shmem_##N##_wait_until_all(T *ivars, size_t nelems,           \
+                                               const int *status, int cmp, T cmp_value); \
+    SHMEM_API_ size_t shmem_##N##_wait_until_any(T *ivars, size_t nelems,         \
+                                                 const int *status, int cmp, T cmp_value); \
+    SHMEM_API_ size_t shmem_##N##_wait_until_some(T *ivars, size_t nelems,        \
+                                                  size_t *indices, const int *status, \
+                                                  int cmp, T cmp_value);          \
+    SHMEM_API_ int shmem_##N##_test_all(T *ivars, size_t nelems, const int *status, \
+                                        int cmp, T cmp_value);                    \
+    SHMEM_API_ size_t shmem_##N##_test_any(T *ivars, size_t nelems, const int *status, \
+                                           int cmp, T cmp_value);                 \
+    SHMEM_API_ size_t shmem_##N##_test_some(T *ivars, size_t nelems, size_t *indices, \
+                                            const int *status, int cmp, T cmp_value); \
+    SHMEM_API_ void shmem_##N##_wait(T *ivar, T cmp_value) SHMEM_DEPRECATED_;
+SHMEM_SYNC_TYPES(SHMEM_DECL_SYNC_)
+/* Deprecated untyped (long) forms; the C11 macros below take their names. */
+SHMEM_API_ void shmem_wait_until(long *ivar, int cmp, long cmp_value) SHMEM_DEPRECATED_;
+SHMEM_API_ void shmem_wait(long *ivar, long cmp_value) SHMEM_DEPRECATED_;
+
+/* ----------------------------------------------------------- collectives */
+
+SHMEM_API_ void shmem_barrier_all(void);
+SHMEM_API_ void shmem_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync);
+SHMEM_API_ void shmem_sync_all(void);
+SHMEM_API_ void shmem_sync(int PE_start, int logPE_stride, int PE_size, long *pSync);
+
+#define SHMEM_DECL_COLL_SIZE_(S)                                                  \
+    SHMEM_API_ void shmem_broadcast##S(void *dest, const void *source, size_t nelems, \
+                                       int PE_root, int PE_start, int logPE_stride, \
+                                       int PE_size, long *pSync);                 \
+    SHMEM_API_ void shmem_collect##S(void *dest, const void *source, size_t nelems, \
+                                     int PE_start, int logPE_stride, int PE_size, long *pSync); \
+    SHMEM_API_ void shmem_fcollect##S(void *dest, const void *source, size_t nelems, \
+                                      int PE_start, int logPE_stride, int PE_size, long *pSync); \
+    SHMEM_API_ void shmem_alltoall##S(void *dest, const void *source, size_t nelems, \
+                                      int PE_start, int logPE_stride, int PE_size, long *pSync); \
+    SHMEM_API_ void shmem_alltoalls##S(void *dest, const void *source, ptrdiff_t dst, \
+                                       ptrdiff_t sst, size_t nelems, int PE_start, \
+                                       int logPE_stride, int PE_size, long *pSync);
+SHMEM_DECL_COLL_SIZE_(32)
+SHMEM_DECL_COLL_SIZE_(64)
+
+#define SHMEM_DECL_REDUCE_(OP, N, T)                                              \
+    SHMEM_API_ void shmem_##N##_##OP##_to_all(T *dest, const T *source, int nreduce, \
+                                              int PE_start, int logPE_stride, int PE_size, \
+                                              T *pWrk, long *pSync);
+#define SHMEM_DECL_REDUCE_AND_(N, T) SHMEM_DECL_REDUCE_(and, N, T)
+#define SHMEM_DECL_REDUCE_OR_(N, T) SHMEM_DECL_REDUCE_(or, N, T)
+#define SHMEM_DECL_REDUCE_XOR_(N, T) SHMEM_DECL_REDUCE_(xor, N, T)
+#define SHMEM_DECL_REDUCE_MIN_(N, T) SHMEM_DECL_REDUCE_(min, N, T)
+#define SHMEM_DECL_REDUCE_MAX_(N, T) SHMEM_DECL_REDUCE_(max, N, T)
+#define SHMEM_DECL_REDUCE_SUM_(N, T) SHMEM_DECL_REDUCE_(sum, N, T)
+#define SHMEM_DECL_REDUCE_PROD_(N, T) SHMEM_DECL_REDUCE_(prod, N, T)
+SHMEM_REDUCE_BITWISE_TYPES(SHMEM_DECL_REDUCE_AND_)
+SHMEM_REDUCE_BITWISE_TYPES(SHMEM_DECL_REDUCE_OR_)
+SHMEM_REDUCE_BITWISE_TYPES(SHMEM_DECL_REDUCE_XOR_)
+SHMEM_REDUCE_MINMAX_TYPES(SHMEM_DECL_REDUCE_MIN_)
+SHMEM_REDUCE_MINMAX_TYPES(SHMEM_DECL_REDUCE_MAX_)
+SHMEM_REDUCE_ARITH_TYPES(SHMEM_DECL_REDUCE_SUM_)
+SHMEM_REDUCE_ARITH_TYPES(SHMEM_DECL_REDUCE_PROD_)
+
+/* ----------------------------------------------------------------- locks */
+
+SHMEM_API_ void shmem_set_lock(long *lock);
+SHMEM_API_ void shmem_clear_lock(long *lock);
+SHMEM_API_ int shmem_test_lock(long *lock);
+
+/* ------------------------------------------- cache management (no-ops) */
+
+SHMEM_API_ void shmem_clear_cache_inv(void) SHMEM_DEPRECATED_;
+SHMEM_API_ void shmem_set_cache_inv(void) SHMEM_DEPRECATED_;
+SHMEM_API_ void shmem_clear_cache_line_inv(void *dest) SHMEM_DEPRECATED_;
+SHMEM_API_ void shmem_set_cache_line_inv(void *dest) SHMEM_DEPRECATED_;
+SHMEM_API_ void shmem_udcflush(void) SHMEM_DEPRECATED_;
+SHMEM_API_ void shmem_udcflush_line(void *dest) SHMEM_DEPRECATED_;
+
+#ifdef __cplusplus
+}
+#endif
+
+/* ------------------------------------------------- C11 type-generic forms */
+
+#if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L && !defined(__cplusplus)
+
+/* One _Generic branch per type of a list, selected on the pointer type. */
+#define SHMEM_GEN_RMA_(op, dest)                                                  \
+    _Generic((dest),                                                              \
+        float *: shmem_float_##op, double *: shmem_double_##op,                   \
+        long double *: shmem_longdouble_##op, char *: shmem_char_##op,            \
+        signed char *: shmem_schar_##op, short *: shmem_short_##op,               \
+        int *: shmem_int_##op, long *: shmem_long_##op,                           \
+        long long *: shmem_longlong_##op, unsigned char *: shmem_uchar_##op,      \
+        unsigned short *: shmem_ushort_##op, unsigned int *: shmem_uint_##op,     \
+        unsigned long *: shmem_ulong_##op, unsigned long long *: shmem_ulonglong_##op)
+/* Source-typed variant (g, atomic_fetch take a const pointer). */
+#define SHMEM_GEN_RMA_C_(op, src)                                                 \
+    _Generic((src),                                                               \
+        const float *: shmem_float_##op, float *: shmem_float_##op,               \
+        const double *: shmem_double_##op, double *: shmem_double_##op,           \
+        const long double *: shmem_longdouble_##op, long double *: shmem_longdouble_##op, \
+        const char *: shmem_char_##op, char *: shmem_char_##op,                   \
+        const signed char *: shmem_schar_##op, signed char *: shmem_schar_##op,   \
+        const short *: shmem_short_##op, short *: shmem_short_##op,               \
+        const int *: shmem_int_##op, int *: shmem_int_##op,                       \
+        const long *: shmem_long_##op, long *: shmem_long_##op,                   \
+        const long long *: shmem_longlong_##op, long long *: shmem_longlong_##op, \
+        const unsigned char *: shmem_uchar_##op, unsigned char *: shmem_uchar_##op, \
+        const unsigned short *: shmem_ushort_##op, unsigned short *: shmem_ushort_##op, \
+        const unsigned int *: shmem_uint_##op, unsigned int *: shmem_uint_##op,   \
+        const unsigned long *: shmem_ulong_##op, unsigned long *: shmem_ulong_##op, \
+        const unsigned long long *: shmem_ulonglong_##op,                         \
+        unsigned long long *: shmem_ulonglong_##op)
+/* AMO types: int, long, long long and their unsigned forms (the fixed-size
+ * and size_t/ptrdiff_t names are the same C types on Linux). */
+#define SHMEM_GEN_AMO_(op, dest)                                                  \
+    _Generic((dest),                                                              \
+        int *: shmem_int_##op, long *: shmem_long_##op,                           \
+        long long *: shmem_longlong_##op, unsigned int *: shmem_uint_##op,        \
+        unsigned long *: shmem_ulong_##op, unsigned long long *: shmem_ulonglong_##op)
+#define SHMEM_GEN_AMO_EXT_(op, dest)                                              \
+    _Generic((dest),                                                              \
+        float *: shmem_float_##op, double *: shmem_double_##op,                   \
+        const float *: shmem_float_##op, const double *: shmem_double_##op,       \
+        int *: shmem_int_##op, long *: shmem_long_##op,                           \
+        long long *: shmem_longlong_##op, unsigned int *: shmem_uint_##op,        \
+        unsigned long *: shmem_ulong_##op, unsigned long long *: shmem_ulonglong_##op, \
+        const int *: shmem_int_##op, const long *: shmem_long_##op,               \
+        const long long *: shmem_longlong_##op, const unsigned int *: shmem_uint_##op, \
+        const unsigned long *: shmem_ulong_##op,                                  \
+        const unsigned long long *: shmem_ulonglong_##op)
+#define SHMEM_GEN_BIT_(op, dest)                                                  \
+    _Generic((dest),                                                              \
+        unsigned int *: shmem_uint_##op, unsigned long *: shmem_ulong_##op,       \
+        unsigned long long *: shmem_ulonglong_##op, int32_t *: shmem_int32_##op,  \
+        int64_t *: shmem_int64_##op)
+#define SHMEM_GEN_SYNC_(op, ivar)                                                 \
+    _Generic((ivar),                                                              \
+        short *: shmem_short_##op, int *: shmem_int_##op, long *: shmem_long_##op, \
+        long long *: shmem_longlong_##op, unsigned short *: shmem_ushort_##op,    \
+        unsigned int *: shmem_uint_##op, unsigned long *: shmem_ulong_##op,       \
+        unsigned long long *: shmem_ulonglong_##op)
+
+#define shmem_put(dest, source, nelems, pe) SHMEM_GEN_RMA_(put, dest)(dest, source, nelems, pe)
+#define shmem_get(dest, source, nelems, pe) SHMEM_GEN_RMA_(get, dest)(dest, source, nelems, pe)
+#define shmem_put_nbi(dest, source, nelems, pe) \
+    SHMEM_GEN_RMA_(put_nbi, dest)(dest, source, nelems, pe)
+#define shmem_get_nbi(dest, source, nelems, pe) \
+    SHMEM_GEN_RMA_(get_nbi, dest)(dest, source, nelems, pe)
+#define shmem_p(dest, value, pe) SHMEM_GEN_RMA_(p, dest)(dest, value, pe)
+#define shmem_g(source, pe) SHMEM_GEN_RMA_C_(g, source)(source, pe)
+#define shmem_iput(dest, source, dst, sst, nelems, pe) \
+    SHMEM_GEN_RMA_(iput, dest)(dest, source, dst, sst, nelems, pe)
+#define shmem_iget(dest, source, dst, sst, nelems, pe) \
+    SHMEM_GEN_RMA_(iget, dest)(dest, source, dst, sst, nelems, pe)
+
+#define shmem_atomic_fetch(source, pe) SHMEM_GEN_AMO_EXT_(atomic_fetch, source)(source, pe)
+#define shmem_atomic_set(dest, value, pe) SHMEM_GEN_AMO_EXT_(atomic_set, dest)(dest, value, pe)
+#define shmem_atomic_swap(dest, value, pe) SHMEM_GEN_AMO_EXT_(atomic_swap, dest)(dest, value, pe)
+#define shmem_atomic_compare_swap(dest, cond, value, pe) \
+    SHMEM_GEN_AMO_(atomic_compare_swap, dest)(dest, cond, value, pe)
+#define shmem_atomic_fetch_inc(dest, pe) SHMEM_GEN_AMO_(atomic_fetch_inc, dest)(dest, pe)
+#define shmem_atomic_inc(dest, pe) SHMEM_GEN_AMO_(atomic_inc, dest)(dest, pe)
+#define shmem_atomic_fetch_add(dest, value, pe) \
+    SHMEM_GEN_AMO_(atomic_fetch_add, dest)(dest, value, pe)
+#define shmem_atomic_add(dest, value, pe) SHMEM_GEN_AMO_(atomic_add, dest)(dest, value, pe)
+#define shmem_atomic_fetch_and(dest, value, pe) \
+    SHMEM_GEN_BIT_(atomic_fetch_and, dest)(dest, value, pe)
+#define shmem_atomic_fetch_or(dest, value, pe) \
+    SHMEM_GEN_BIT_(atomic_fetch_or, dest)(dest, value, pe)
+#define shmem_atomic_fetch_xor(dest, value, pe) \
+    SHMEM_GEN_BIT_(atomic_fetch_xor, dest)(dest, value, pe)
+#define shmem_atomic_and(dest, value, pe) SHMEM_GEN_BIT_(atomic_and, dest)(dest, value, pe)
+#define shmem_atomic_or(dest, value, pe) SHMEM_GEN_BIT_(atomic_or, dest)(dest, value, pe)
+#define shmem_atomic_xor(dest, value, pe) SHMEM_GEN_BIT_(atomic_xor, dest)(dest, value, pe)
+
+/* Deprecated generic atomics (1.3 names). */
+#define SHMEM_GEN_DEPR_(op, dest) \
+    _Generic((dest), int *: shmem_int_##op, long *: shmem_long_##op, long long *: shmem_longlong_##op)
+#define SHMEM_GEN_DEPR_EXT_(op, dest)                                             \
+    _Generic((dest), int *: shmem_int_##op, long *: shmem_long_##op,              \
+             long long *: shmem_longlong_##op, float *: shmem_float_##op,         \
+             double *: shmem_double_##op, const int *: shmem_int_##op,            \
+             const long *: shmem_long_##op, const long long *: shmem_longlong_##op, \
+             const float *: shmem_float_##op, const double *: shmem_double_##op)
+#define shmem_cswap(dest, cond, value, pe) SHMEM_GEN_DEPR_(cswap, dest)(dest, cond, value, pe)
+#define shmem_swap(dest, value, pe) SHMEM_GEN_DEPR_EXT_(swap, dest)(dest, value, pe)
+#define shmem_finc(dest, pe) SHMEM_GEN_DEPR_(finc, dest)(dest, pe)
+#define shmem_inc(dest, pe) SHMEM_GEN_DEPR_(inc, dest)(dest, pe)
+#define shmem_fadd(dest, value, pe) SHMEM_GEN_DEPR_(fadd, dest)(dest, value, pe)
+#define shmem_add(dest, value, pe) SHMEM_GEN_DEPR_(add, dest)(dest, value, pe)
+#define shmem_fetch(source, pe) SHMEM_GEN_DEPR_EXT_(fetch, source)(source, pe)
+#define shmem_set(dest, value, pe) SHMEM_GEN_DEPR_EXT_(set, dest)(dest, value, pe)
+
+#define shmem_wait_until(ivar, cmp, value) SHMEM_GEN_SYNC_(wait_until, ivar)(ivar, cmp, value)
+#define shmem_wait(ivar, value) SHMEM_GEN_SYNC_(wait, ivar)(ivar, value)
+#define shmem_test(ivar, cmp, value) SHMEM_GEN_SYNC_(test, ivar)(ivar, cmp, value)
+#define shmem_wait_until_all(ivars, nelems, status, cmp, value) \
+    SHMEM_GEN_SYNC_(wait_until_all, ivars)(ivars, nelems, status, cmp, value)
+#define shmem_wait_until_any(ivars, nelems, status, cmp, value) \
+    SHMEM_GEN_SYNC_(wait_until_any, ivars)(ivars, nelems, status, cmp, value)
+#define shmem_wait_until_some(ivars, nelems, indices, status, cmp, value) \
+    SHMEM_GEN_SYNC_(wait_until_some, ivars)(ivars, nelems, indices, status, cmp, value)
+#define shmem_test_all(ivars, nelems, status, cmp, value) \
+    SHMEM_GEN_SYNC_(test_all, ivars)(ivars, nelems, status, cmp, value)
+#define shmem_test_any(ivars, nelems, status, cmp, value) \
+    SHMEM_GEN_SYNC_(test_any, ivars)(ivars, nelems, status, cmp, value)
+#define shmem_test_some(ivars, nelems, indices, status, cmp, value) \
+    SHMEM_GEN_SYNC_(test_some, ivars)(ivars, nelems, indices, status, cmp, value)
+
+#endif /* C11 */
+
+#endif /* PSHMEM_SHMEM_H */
