@@ -1,0 +1,80 @@
+/*
+ * coll.h - what the collectives share: active sets and the pSync protocol.
+ *
+ * Every PE's memory is mapped here, so a collective moves data with plain
+ * loads and stores into peers' symmetric objects; what it needs from the
+ * network is only "who has arrived", and that is counted in the user's pSync.
+ *
+ * pSync slots hold counters relative to SHMEM_SYNC_VALUE. A signal is an
+ * atomic add on the receiver's slot; the receiver waits for the count it
+ * expects, then subtracts exactly that count. Counts, unlike flags, keep a
+ * signal that arrives early from the next call with the same pSync (a fast
+ * peer already past this one), so consecutive collectives may reuse a pSync,
+ * and every slot is back at SHMEM_SYNC_VALUE once the call's own signals are
+ * consumed.
+ *   slot 0  arrivals from tree children (barrier), acks to a broadcast root
+ *   slot 1  release from the tree parent (barrier), "source ready" (broadcast)
+ *   slot 2  collect: this PE's element count, published for the others
+ */
+#ifndef PSHMEM_COLL_H
+#define PSHMEM_COLL_H
+
+#include "shmem_internal.h"
+
+#include <stdatomic.h>
+#include <stddef.h>
+
+enum { COLL_ARRIVE = 0, COLL_RELEASE = 1, COLL_COUNT = 2, COLL_SLOTS = 3 };
+
+_Static_assert(SHMEM_BARRIER_SYNC_SIZE >= 2 && SHMEM_BCAST_SYNC_SIZE >= 2 &&
+                   SHMEM_REDUCE_SYNC_SIZE >= 2 && SHMEM_ALLTOALL_SYNC_SIZE >= 2 &&
+                   SHMEM_ALLTOALLS_SYNC_SIZE >= 2 && SHMEM_COLLECT_SYNC_SIZE >= COLL_SLOTS,
+               "the pSync sizes of shmem.h are smaller than the collectives use");
+_Static_assert(sizeof(long) == sizeof(atomic_long), "pSync slots are used as atomic_long");
+
+/* An active set: PE of member i is start + i * stride; `me` is my index. */
+typedef struct coll_set {
+    int start;
+    int stride;
+    int size;
+    int me;
+} coll_set_t;
+
+static inline int coll_pe(const coll_set_t *s, int i)
+{
+    return s->start + i * s->stride;
+}
+
+/* Checks the triplet (fatal error naming `call` and the bad value) and that
+ * the calling PE is a member; fills *s. */
+void coll_set_init(coll_set_t *s, const char *call, int PE_start, int logPE_stride,
+                   int PE_size) SHM_HIDDEN;
+
+/* Local pointer to member i's slot `slot` of pSync (mine when i == s->me). */
+atomic_long *coll_slot(const char *call, const coll_set_t *s, long *pSync, int i,
+                       int slot) SHM_HIDDEN;
+
+/* Adds one to a slot, releasing this PE's earlier stores to the waiter. */
+static inline void coll_signal(atomic_long *slot)
+{
+    atomic_fetch_add_explicit(slot, 1, memory_order_release);
+}
+
+/* Waits until *slot counts n signals (acquire), then takes them away. */
+void coll_consume(atomic_long *slot, long n) SHM_HIDDEN;
+
+/* Waits until *p >= v (acquire), with progress, peer-death exit and yield. */
+void coll_wait_ge(atomic_long *p, long v) SHM_HIDDEN;
+
+/* Barrier over the set on pSync slots 0 and 1 (a radix-4 tree: arrivals go
+ * up, the release comes down). Orders memory, but does not quiet. */
+void coll_sync(const char *call, const coll_set_t *s, long *pSync) SHM_HIDDEN;
+
+/* nelems * esize, fatal (naming call) if it overflows. */
+size_t coll_bytes(const char *call, size_t nelems, size_t esize) SHM_HIDDEN;
+
+/* Fatal (naming call) if [a, a+n) and [b, b+m) overlap. */
+void coll_check_overlap(const char *call, const void *a, size_t n, const void *b,
+                        size_t m) SHM_HIDDEN;
+
+#endif /* PSHMEM_COLL_H */
