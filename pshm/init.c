@@ -432,8 +432,16 @@ void pshm_abort(pshm_ctx_t *ctx, int code)
     if (code == 0 || code == LIVE_DIED_CODE)
         code = 1;
     if (ctx != NULL && ctx == atomic_load(&pshm_live_ctx)) {
-        if (ctx->state == CTX_ATTACHED)
+        int first_rank, first_code;
+        if (ctx->state == CTX_ATTACHED) {
             amq_set_abort(ctx, ctx->rank, code);
+            /* Another rank aborted first (this one is likely reacting to
+             * it): end with its code, so that the job's status is the first
+             * abort's whichever report reaches the launcher first. */
+            if (amq_aborted(ctx, &first_rank, &first_code) && first_rank != ctx->rank &&
+                first_code != LIVE_DIED_CODE && first_code != 0)
+                code = first_code;
+        }
         /* Names not yet removed would outlive the job. */
         if (ctx->segs != NULL && ctx->segs[ctx->nm.node_rank].named)
             seg_be_unlink(&ctx->segs[ctx->nm.node_rank], &ctx->cfg);
