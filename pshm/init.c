@@ -127,6 +127,7 @@ static void attach_undo(pshm_ctx_t *ctx)
 
     if (ctx->amq != NULL)
         amq_fini(ctx);
+    range_undo(ctx);
     live_fini(ctx);
     if (ctx->region.addr != NULL)
         seg_be_release(&ctx->region, &ctx->cfg);
@@ -233,7 +234,7 @@ static int attach_map(pshm_ctx_t *ctx, const attach_rec_t *recs, uint64_t region
 }
 
 /* Step 4: everyone reports whether mapping worked. */
-static int attach_agree(pshm_ctx_t *ctx, int my_rc)
+int ctx_agree(pshm_ctx_t *ctx, int my_rc, const char *what)
 {
     attach_status_t mine, *all;
     int rc;
@@ -248,7 +249,7 @@ static int attach_agree(pshm_ctx_t *ctx, int my_rc)
     rc = boot_exchange(&ctx->boot, &mine, sizeof mine, all);
     for (int r = 0; rc == 0 && r < ctx->size; r++)
         if (all[r].err < 0)
-            rc = pshm_err(all[r].err, "mapping the segments: rank %d: %s", r, all[r].msg);
+            rc = pshm_err(all[r].err, "%s: rank %d: %s", what, r, all[r].msg);
     free(all);
     return rc;
 }
@@ -347,7 +348,7 @@ int pshm_attach(pshm_ctx_t *ctx, size_t segsize)
     rc = attach_create(ctx, segsize, region_len, recs);
     if (rc < 0)
         goto fail;
-    rc = attach_agree(ctx, attach_map(ctx, recs, region_len));
+    rc = ctx_agree(ctx, attach_map(ctx, recs, region_len), "mapping the segments");
     if (rc < 0)
         goto fail;
 
@@ -447,6 +448,8 @@ void pshm_abort(pshm_ctx_t *ctx, int code)
             seg_be_unlink(&ctx->segs[ctx->nm.node_rank], &ctx->cfg);
         if (ctx->region.named && ctx->region.owner)
             seg_be_unlink(&ctx->region, &ctx->cfg);
+        if (ctx->ranges != NULL && ctx->ranges[ctx->nm.node_rank].named)
+            seg_be_unlink(&ctx->ranges[ctx->nm.node_rank], &ctx->cfg);
         boot_abort(&ctx->boot, code);
     }
     _exit(code & 0xff ? code & 0xff : 1);
