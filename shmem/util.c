@@ -6,6 +6,7 @@
  */
 #include "shmem_internal.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,14 +17,18 @@ void *shm_scratch;
 
 _Noreturn void shm_fatal(const char *call, const char *fmt, ...)
 {
+    char msg[1024];
+    int n = snprintf(msg, sizeof msg, "shmem: %s: ", call);
     va_list ap;
 
-    fflush(stdout);
     va_start(ap, fmt);
-    fprintf(stderr, "shmem: %s: ", call);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    if (n >= 0 && (size_t)n < sizeof msg)
+        vsnprintf(msg + n, sizeof msg - (size_t)n, fmt, ap);
     va_end(ap);
+    /* One write: the lines of several PEs failing at once do not mix. */
+    fflush(stdout);
+    fprintf(stderr, "%s\n", msg);
+    fflush(stderr);
     /* pshm_abort with a NULL context just exits: fine before init. */
     pshm_abort(shm.ctx, 1);
 }
@@ -102,6 +107,9 @@ void *shm_remote_range(const char *call, const void *sym, size_t nbytes, int pe)
  * marked the job, and this PE leaves with it. */
 static _Noreturn void lost(const char *call, int rc)
 {
+    /* Aborted by another PE: that PE has said why already. */
+    if (rc == -ECANCELED)
+        pshm_abort(shm.ctx, 1);
     shm_fatal(call, "the job is ending: %s (%s)", pshm_last_error(), pshm_strerror(rc));
 }
 
