@@ -12,9 +12,14 @@
  * peer already past this one), so consecutive collectives may reuse a pSync,
  * and every slot is back at SHMEM_SYNC_VALUE once the call's own signals are
  * consumed.
- *   slot 0  arrivals from tree children (barrier), acks to a broadcast root
- *   slot 1  release from the tree parent (barrier), "source ready" (broadcast)
+ *   slot 0  sync: arrivals from tree children
+ *   slot 1  sync: the release from the tree parent
  *   slot 2  collect: this PE's element count, published for the others
+ *   slot 3  broadcast: "the root's source is ready"
+ *   slot 4  broadcast: acks to the root, "copied"
+ * Each kind of signal has slots of its own, so that a PE that has left one
+ * collective and started the next on the same pSync cannot have its signal
+ * taken for one of another kind.
  */
 #ifndef PSHMEM_COLL_H
 #define PSHMEM_COLL_H
@@ -24,11 +29,12 @@
 #include <stdatomic.h>
 #include <stddef.h>
 
-enum { COLL_ARRIVE = 0, COLL_RELEASE = 1, COLL_COUNT = 2, COLL_SLOTS = 3 };
+enum { COLL_ARRIVE = 0, COLL_RELEASE = 1, COLL_COUNT = 2, COLL_READY = 3, COLL_ACK = 4 };
 
-_Static_assert(SHMEM_BARRIER_SYNC_SIZE >= 2 && SHMEM_BCAST_SYNC_SIZE >= 2 &&
-                   SHMEM_REDUCE_SYNC_SIZE >= 2 && SHMEM_ALLTOALL_SYNC_SIZE >= 2 &&
-                   SHMEM_ALLTOALLS_SYNC_SIZE >= 2 && SHMEM_COLLECT_SYNC_SIZE >= COLL_SLOTS,
+_Static_assert(SHMEM_BARRIER_SYNC_SIZE > COLL_RELEASE && SHMEM_BCAST_SYNC_SIZE > COLL_ACK &&
+                   SHMEM_REDUCE_SYNC_SIZE > COLL_RELEASE &&
+                   SHMEM_ALLTOALL_SYNC_SIZE > COLL_RELEASE &&
+                   SHMEM_ALLTOALLS_SYNC_SIZE > COLL_RELEASE && SHMEM_COLLECT_SYNC_SIZE > COLL_COUNT,
                "the pSync sizes of shmem.h are smaller than the collectives use");
 _Static_assert(sizeof(long) == sizeof(atomic_long), "pSync slots are used as atomic_long");
 

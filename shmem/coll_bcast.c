@@ -2,8 +2,8 @@
  * coll_bcast.c - shmem_broadcast32/64.
  *
  * The other members pull: the root tells each of them that its source is
- * ready (pSync slot 1), each copies the root's source into its own dest and
- * acknowledges (slot 0 on the root), and the root returns once all have
+ * ready (pSync slot 3), each copies the root's source into its own dest and
+ * acknowledges (slot 4 on the root), and the root returns once all have
  * copied, so its source may change as soon as it returns. The copies run in
  * parallel on every member, and a member's dest is written only while that
  * member is inside the call. The root's dest is not written (1.4).
@@ -31,17 +31,17 @@ static void coll_bcast(const char *call, void *dest, const void *source, size_t 
         shm_remote_range(call, source, n, shm.me);
         for (int i = 0; i < s.size; i++)
             if (i != PE_root)
-                coll_signal(coll_slot(call, &s, pSync, i, COLL_RELEASE));
-        coll_consume(coll_slot(call, &s, pSync, s.me, COLL_ARRIVE), s.size - 1);
+                coll_signal(coll_slot(call, &s, pSync, i, COLL_READY));
+        coll_consume(coll_slot(call, &s, pSync, s.me, COLL_ACK), s.size - 1);
         return;
     }
     const void *src = shm_remote_range(call, source, n, coll_pe(&s, PE_root));
 
     shm_remote_range(call, dest, n, shm.me);
-    coll_consume(coll_slot(call, &s, pSync, s.me, COLL_RELEASE), 1);
+    coll_consume(coll_slot(call, &s, pSync, s.me, COLL_READY), 1);
     memcpy(dest, src, n);
     /* Release: the copy is done before the root may reuse its source. */
-    coll_signal(coll_slot(call, &s, pSync, PE_root, COLL_ARRIVE));
+    coll_signal(coll_slot(call, &s, pSync, PE_root, COLL_ACK));
 }
 
 void shmem_broadcast32(void *dest, const void *source, size_t nelems, int PE_root,

@@ -12,6 +12,7 @@
 #include "coll_test.h"
 
 #include <stdint.h>
+#include <unistd.h>
 
 #define SMAX 128            /* source elements */
 #define DHALF 256           /* dest elements per call */
@@ -175,6 +176,31 @@ static void test_alltoall(int w, const ct_set_t *s, int strided)
         check_half(w, h, expect, total, strided ? "alltoalls" : "alltoall", s);
 }
 
+/* A broadcast followed at once by a barrier on the same pSync, while the
+ * last PE is late to the broadcast: the root may only return (and change its
+ * source) once the late PE has copied, even though the others' barrier
+ * signals reach the root's pSync first. */
+static void test_bcast_then_barrier(void)
+{
+    const ct_set_t all = {0, 0, npes};
+    uint64_t expect[8];
+
+    if (npes < 3)
+        return;
+    prepare(8, 8);
+    if (me == npes - 1)
+        usleep(50000);
+    shmem_broadcast64(dst, src, 8, 0, 0, 0, npes, pSync);
+    if (me == 0)
+        for (int i = 0; i < 8; i++)
+            setv(src, 8, (size_t)i, 0);
+    shmem_barrier(0, 0, npes, pSync);
+    for (int i = 0; i < 8; i++)
+        expect[i] = code(0, i, 0);
+    check_half(8, 0, expect, me == 0 ? 0 : 8, "broadcast then barrier: broadcast", &all);
+    shmem_barrier_all();
+}
+
 int main(int argc, char **argv)
 {
     ct_set_t sets[CT_MAX_SETS];
@@ -192,6 +218,7 @@ int main(int argc, char **argv)
     pSync = ct_psync(SHMEM_SYNC_SIZE);
     src = statics ? (void *)s_src : shmem_malloc(sizeof s_src);
     dst = statics ? (void *)s_dest : shmem_malloc(sizeof s_dest);
+    test_bcast_then_barrier();
     nsets = ct_sets(npes, sets);
     for (int k = 0; k < nsets; k++)
         for (int w = 4; w <= 8; w += 4) {
