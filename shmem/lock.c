@@ -59,6 +59,14 @@ static uint32_t lock_wait_bits(atomic_uint_least32_t *node, uint32_t mask)
     return atomic_load_explicit(node, memory_order_acquire);
 }
 
+/* Asking again for a lock this PE holds would wait for itself forever (set)
+ * or drop the link to its successor (test). */
+static void lock_check_free(const char *call, long *lock, atomic_uint_least32_t *node)
+{
+    if (atomic_load_explicit(node, memory_order_relaxed) & LOCK_GRANTED)
+        shm_fatal(call, "PE %d already holds the lock at %p", shm.me, (void *)lock);
+}
+
 void shmem_set_lock(long *lock)
 {
     static const char call[] = "shmem_set_lock";
@@ -68,8 +76,7 @@ void shmem_set_lock(long *lock)
     shm_check_init(call);
     tail = lock_tail(call, lock);
     node = lock_node(call, lock, shm.me);
-    if (atomic_load_explicit(node, memory_order_relaxed) & LOCK_GRANTED)
-        shm_fatal(call, "PE %d already holds the lock at %p", shm.me, (void *)lock);
+    lock_check_free(call, lock, node);
     /* Nobody knows this node until the swap below publishes it. */
     atomic_store_explicit(node, 0, memory_order_relaxed);
     /* acq_rel: acquires the releaser's critical section when the lock was
@@ -93,6 +100,7 @@ int shmem_test_lock(long *lock)
     shm_check_init(call);
     tail = lock_tail(call, lock);
     node = lock_node(call, lock, shm.me);
+    lock_check_free(call, lock, node);
     if (atomic_load_explicit(tail, memory_order_relaxed) != 0)
         return 1;
     atomic_store_explicit(node, 0, memory_order_relaxed);

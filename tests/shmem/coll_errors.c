@@ -46,8 +46,15 @@ int main(int argc, char **argv)
     else if (!strcmp(m, "clear"))
         shmem_clear_lock(&lock);
     else if (!strcmp(m, "relock")) {
-        shmem_set_lock(&lock);
-        shmem_set_lock(&lock);
+        if (me == 0) {
+            shmem_set_lock(&lock);
+            shmem_set_lock(&lock);
+        }
+    } else if (!strcmp(m, "retest")) {
+        if (me == 0) {
+            shmem_set_lock(&lock);
+            shmem_test_lock(&lock);
+        }
     } else if (!strcmp(m, "die-barrier")) {
         if (me == npes - 1)
             _exit(5);
