@@ -8,10 +8,13 @@
  * all arrived, or before their stores are visible, shows as a stale column.
  * Rounds on one set reuse one pSync back to back; after each set every
  * PE's pSync must be SHMEM_SYNC_VALUE again, members' and others' alike.
+ * shmem_barrier runs on a pSync in the heap, shmem_sync on a static one.
  */
 #include "coll_test.h"
 
 #define ROUNDS 40
+
+static long s_psync[SHMEM_BARRIER_SYNC_SIZE]; /* sync runs on a static pSync */
 
 static void one_set(const ct_set_t *s, long *row, long *pSync, int sync_only, long base)
 {
@@ -78,13 +81,15 @@ int main(void)
     nsets = ct_sets(npes, sets);
     for (int k = 0; k < nsets; k++) {
         for (int sync_only = 0; sync_only <= 1; sync_only++) {
-            one_set(&sets[k], row, pSync, sync_only, 1000L * (2 * k + sync_only));
+            long *ps = sync_only ? s_psync : pSync;
+
+            one_set(&sets[k], row, ps, sync_only, 1000L * (2 * k + sync_only));
             shmem_barrier_all();
             char what[64];
 
             snprintf(what, sizeof what, "%s over (%d,%d,%d)", sync_only ? "sync" : "barrier",
                      sets[k].start, sets[k].log, sets[k].size);
-            ct_check_psync(pSync, SHMEM_BARRIER_SYNC_SIZE, what);
+            ct_check_psync(ps, SHMEM_BARRIER_SYNC_SIZE, what);
             /* The next set may signal this pSync as soon as it starts. */
             shmem_barrier_all();
         }

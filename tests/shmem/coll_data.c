@@ -19,6 +19,7 @@
 #define SENTINEL 0x5a5a5a5a5a5a5a5aull
 
 static uint64_t s_src[SMAX], s_dest[2 * DHALF];
+static long s_psync[SHMEM_SYNC_SIZE];
 
 static void *src, *dst;
 static long *pSync;
@@ -215,7 +216,7 @@ int main(int argc, char **argv)
         shmem_finalize();
         return 77;
     }
-    pSync = ct_psync(SHMEM_SYNC_SIZE);
+    pSync = statics ? s_psync : ct_psync(SHMEM_SYNC_SIZE);
     src = statics ? (void *)s_src : shmem_malloc(sizeof s_src);
     dst = statics ? (void *)s_dest : shmem_malloc(sizeof s_dest);
     test_bcast_then_barrier();
@@ -236,7 +237,7 @@ int main(int argc, char **argv)
     if (!statics) {
         shmem_free(dst);
         shmem_free(src);
+        shmem_free(pSync);
     }
-    shmem_free(pSync);
     return ct_finish("coll_data");
 }

@@ -19,6 +19,7 @@
 
 static _Alignas(64) unsigned char s_src[NMAX * ESIZE_MAX], s_dest[NMAX * ESIZE_MAX],
     s_wrk[NMAX * ESIZE_MAX];
+static long s_psync[SHMEM_REDUCE_SYNC_SIZE];
 static unsigned char *src, *dest, *wrk;
 static long *pSync;
 static int me;
@@ -121,7 +122,7 @@ int main(int argc, char **argv)
 
     shmem_init();
     me = shmem_my_pe();
-    pSync = ct_psync(SHMEM_REDUCE_SYNC_SIZE);
+    pSync = statics ? s_psync : ct_psync(SHMEM_REDUCE_SYNC_SIZE);
     src = statics ? s_src : shmem_malloc(sizeof s_src);
     dest = statics ? s_dest : shmem_malloc(sizeof s_dest);
     wrk = statics ? s_wrk : shmem_malloc(sizeof s_wrk);
@@ -139,7 +140,7 @@ int main(int argc, char **argv)
         shmem_free(wrk);
         shmem_free(dest);
         shmem_free(src);
+        shmem_free(pSync);
     }
-    shmem_free(pSync);
     return ct_finish("coll_reduce");
 }
