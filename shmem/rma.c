@@ -25,8 +25,20 @@ static void debug_checks(const char *call, void *dest, const void *src, size_t n
         shm_fatal(call, "source [%p, +%zu) and dest [%p, +%zu) overlap", src, n, dest, n);
 }
 
-static inline void put_bytes(const char *call, void *dest, const void *src, size_t n, int pe)
+/* nelems * size, which must not wrap (a wrapped count would pass the range
+ * check and copy the wrong amount). */
+static inline size_t count_bytes(const char *call, size_t nelems, size_t size)
 {
+    if (SHM_UNLIKELY(nelems > SIZE_MAX / size))
+        shm_fatal(call, "nelems %zu of %zu bytes each is more than the address space", nelems,
+                  size);
+    return nelems * size;
+}
+
+static inline void put_bytes(const char *call, void *dest, const void *src, size_t nelems,
+                             size_t size, int pe)
+{
+    size_t n = count_bytes(call, nelems, size);
     void *r;
 
     if (n == 0)
@@ -37,8 +49,10 @@ static inline void put_bytes(const char *call, void *dest, const void *src, size
     memcpy(r, src, n);
 }
 
-static inline void get_bytes(const char *call, void *dest, const void *src, size_t n, int pe)
+static inline void get_bytes(const char *call, void *dest, const void *src, size_t nelems,
+                             size_t size, int pe)
 {
+    size_t n = count_bytes(call, nelems, size);
     const void *r;
 
     if (n == 0)
@@ -55,14 +69,19 @@ static void strided(const char *call, int is_put, void *dest, const void *src, p
                     ptrdiff_t sst, size_t n, size_t size, int pe)
 {
     ptrdiff_t rst = is_put ? dst : sst;
-    const char *sym = is_put ? (const char *)dest : (const char *)src;
-    const char *lo = sym, *hi = sym + (ptrdiff_t)(n - 1) * rst * (ptrdiff_t)size;
+    size_t arst = rst < 0 ? (size_t)0 - (size_t)rst : (size_t)rst;
+    const char *sym = is_put ? (const char *)dest : (const char *)src, *lo, *hi;
     char *r;
 
     if (n == 0)
         return;
-    if (SHM_UNLIKELY(dst == 0 || sst == 0) && n > 1)
-        shm_fatal(call, "stride %s is 0 with %zu elements", dst == 0 ? "dst" : "sst", n);
+    /* (n - 1) * stride * size must fit a ptrdiff_t: no wrapped span. */
+    if (SHM_UNLIKELY(n > (size_t)PTRDIFF_MAX / size ||
+                     (arst != 0 && arst > (size_t)PTRDIFF_MAX / size / n)))
+        shm_fatal(call, "nelems %zu with stride %td of %zu-byte elements spans more than the "
+                  "address space", n, rst, size);
+    lo = sym;
+    hi = sym + (ptrdiff_t)(n - 1) * rst * (ptrdiff_t)size;
     if (hi < lo) {
         const char *t = lo;
         lo = hi;
@@ -89,19 +108,19 @@ static void strided(const char *call, int is_put, void *dest, const void *src, p
 #define RMA_TYPED(N, T)                                                          \
     void shmem_##N##_put(T *dest, const T *source, size_t nelems, int pe)        \
     {                                                                            \
-        put_bytes("shmem_" #N "_put", dest, source, nelems * sizeof(T), pe);     \
+        put_bytes("shmem_" #N "_put", dest, source, nelems, sizeof(T), pe);     \
     }                                                                            \
     void shmem_##N##_get(T *dest, const T *source, size_t nelems, int pe)        \
     {                                                                            \
-        get_bytes("shmem_" #N "_get", dest, source, nelems * sizeof(T), pe);     \
+        get_bytes("shmem_" #N "_get", dest, source, nelems, sizeof(T), pe);     \
     }                                                                            \
     void shmem_##N##_put_nbi(T *dest, const T *source, size_t nelems, int pe)    \
     {                                                                            \
-        put_bytes("shmem_" #N "_put_nbi", dest, source, nelems * sizeof(T), pe); \
+        put_bytes("shmem_" #N "_put_nbi", dest, source, nelems, sizeof(T), pe); \
     }                                                                            \
     void shmem_##N##_get_nbi(T *dest, const T *source, size_t nelems, int pe)    \
     {                                                                            \
-        get_bytes("shmem_" #N "_get_nbi", dest, source, nelems * sizeof(T), pe); \
+        get_bytes("shmem_" #N "_get_nbi", dest, source, nelems, sizeof(T), pe); \
     }                                                                            \
     void shmem_##N##_p(T *dest, T value, int pe)                                 \
     {                                                                            \
@@ -126,19 +145,19 @@ SHMEM_RMA_TYPES(RMA_TYPED)
 #define RMA_SIZED(S)                                                             \
     void shmem_put##S(void *dest, const void *source, size_t nelems, int pe)     \
     {                                                                            \
-        put_bytes("shmem_put" #S, dest, source, nelems * (S / 8), pe);           \
+        put_bytes("shmem_put" #S, dest, source, nelems, S / 8, pe);           \
     }                                                                            \
     void shmem_get##S(void *dest, const void *source, size_t nelems, int pe)     \
     {                                                                            \
-        get_bytes("shmem_get" #S, dest, source, nelems * (S / 8), pe);           \
+        get_bytes("shmem_get" #S, dest, source, nelems, S / 8, pe);           \
     }                                                                            \
     void shmem_put##S##_nbi(void *dest, const void *source, size_t nelems, int pe) \
     {                                                                            \
-        put_bytes("shmem_put" #S "_nbi", dest, source, nelems * (S / 8), pe);    \
+        put_bytes("shmem_put" #S "_nbi", dest, source, nelems, S / 8, pe);    \
     }                                                                            \
     void shmem_get##S##_nbi(void *dest, const void *source, size_t nelems, int pe) \
     {                                                                            \
-        get_bytes("shmem_get" #S "_nbi", dest, source, nelems * (S / 8), pe);    \
+        get_bytes("shmem_get" #S "_nbi", dest, source, nelems, S / 8, pe);    \
     }                                                                            \
     void shmem_iput##S(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, \
                        size_t nelems, int pe)                                    \
@@ -154,17 +173,17 @@ SHMEM_RMA_SIZES(RMA_SIZED)
 
 void shmem_putmem(void *dest, const void *source, size_t nelems, int pe)
 {
-    put_bytes("shmem_putmem", dest, source, nelems, pe);
+    put_bytes("shmem_putmem", dest, source, nelems, 1, pe);
 }
 void shmem_getmem(void *dest, const void *source, size_t nelems, int pe)
 {
-    get_bytes("shmem_getmem", dest, source, nelems, pe);
+    get_bytes("shmem_getmem", dest, source, nelems, 1, pe);
 }
 void shmem_putmem_nbi(void *dest, const void *source, size_t nelems, int pe)
 {
-    put_bytes("shmem_putmem_nbi", dest, source, nelems, pe);
+    put_bytes("shmem_putmem_nbi", dest, source, nelems, 1, pe);
 }
 void shmem_getmem_nbi(void *dest, const void *source, size_t nelems, int pe)
 {
-    get_bytes("shmem_getmem_nbi", dest, source, nelems, pe);
+    get_bytes("shmem_getmem_nbi", dest, source, nelems, 1, pe);
 }

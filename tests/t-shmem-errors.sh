@@ -2,7 +2,8 @@
 # t-shmem-errors - misuse is a message naming the call and the argument,
 # then a non-zero exit of the whole job; shmem_global_exit's status; a PE
 # killed while the others wait ends the job; zero-length calls with NULL
-# are allowed; a program without shmem_finalize ends cleanly (atexit).
+# are allowed; a program without shmem_finalize ends cleanly (atexit); PEs
+# on another host are refused at init.
 . "$(dirname "$0")/shmem/driver.sh"
 P=$B/tests/shmem/errors
 for n in $PES; do
@@ -12,6 +13,9 @@ for n in $PES; do
     SHMEM_DEBUG=1 job 1 "$n" "$P" null && expect_err "shmem: shmem_putmem: source is NULL with 4"
     job 1 "$n" "$P" bad-cmp && expect_err "shmem: shmem_long_wait_until: cmp 42 is not a comparison"
     job 1 "$n" "$P" bad-free && expect_err "shmem: shmem_free:"
+    job 1 "$n" "$P" overflow && expect_err "shmem: shmem_long_put: nelems $(( (1 << 62) - 1 )) of 8 bytes each is more than the address space"
+    job 1 "$n" "$P" iput-span && expect_err "shmem: shmem_int_iput: the range at"
+    job 1 "$n" "$P" range && expect_err "shmem: shmem_putmem: the range at"
     SHMEM_DEBUG=1 job 0 "$n" "$P" zero-length
     job 7 "$n" "$P" global-exit 7
     job 3 "$n" "$P" global-exit 3
@@ -22,4 +26,8 @@ for n in $PES; do
         job nz "$n" "$P" die && expect_err "rank $((n - 1))"
     fi
 done
+# PEs on two (simulated) hosts: refused at init, with the reason.
+if [ "$PES" != 1 ]; then
+    job 1 2 --hosts 2 "$B/tests/shmem/tutorial" && expect_err "PE 1 is on another host"
+fi
 finish

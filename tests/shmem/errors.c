@@ -7,6 +7,9 @@
  *   null           putmem from NULL (SHMEM_DEBUG)
  *   bad-cmp        wait_until with comparison 42
  *   bad-free       shmem_free of a malloc'd pointer
+ *   overflow       a put of SIZE_MAX / 4 longs (the byte count would wrap)
+ *   iput-span      an iput whose span leaves the static data
+ *   range          a putmem that starts in the statics and ends past them
  *   zero-length    putmem/getmem of 0 bytes from NULL: allowed, exits 0
  *   global-exit N  PE n_pes-1 calls shmem_global_exit(N), the others wait
  *   die            PE n_pes-1 is killed, the others wait in a barrier
@@ -14,13 +17,14 @@
  */
 #include <shmem.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 static int target;
-static long flag;
+static long flag, lflag;
 
 int main(int argc, char **argv)
 {
@@ -39,6 +43,14 @@ int main(int argc, char **argv)
         shmem_putmem(&target, NULL, 4, 0);
     } else if (strcmp(what, "bad-cmp") == 0) {
         shmem_long_wait_until(&flag, 42, 0);
+    } else if (strcmp(what, "overflow") == 0) {
+        long src = 0;
+        shmem_long_put(&lflag, &src, SIZE_MAX / 4, 0);
+    } else if (strcmp(what, "iput-span") == 0) {
+        shmem_int_iput(&target, &local, 1 << 30, 1, 3, 0);
+    } else if (strcmp(what, "range") == 0) {
+        static char buf[64];
+        shmem_putmem(&target, buf, (size_t)1 << 30, 0);
     } else if (strcmp(what, "bad-free") == 0) {
         shmem_free(malloc(16));
     } else if (strcmp(what, "zero-length") == 0) {
