@@ -229,6 +229,84 @@ SHMEM_DEPR_AMO_TYPES(SHMEM_DECL_DEPR_)
 SHMEM_DEPR_EXT_AMO_TYPES(SHMEM_DECL_DEPR_EXT_)
 SHMEM_API_ long shmem_swap(long *dest, long value, int pe) SHMEM_DEPRECATED_;
 
+/* ------------------------------------------------- communication contexts */
+
+/* Every context of this implementation reaches the same mapped memory, and
+ * every operation completes before it returns: a context only names an
+ * ordering scope, so the ctx forms do what the forms without it do. */
+typedef struct shmem_ctx_s *shmem_ctx_t;
+#define SHMEM_CTX_PRIVATE (1L << 0)
+#define SHMEM_CTX_SERIALIZED (1L << 1)
+#define SHMEM_CTX_NOSTORE (1L << 2)
+SHMEM_API_ extern shmem_ctx_t SHMEM_CTX_DEFAULT;
+SHMEM_API_ int shmem_ctx_create(long options, shmem_ctx_t *ctx);
+SHMEM_API_ void shmem_ctx_destroy(shmem_ctx_t ctx);
+SHMEM_API_ void shmem_ctx_fence(shmem_ctx_t ctx);
+SHMEM_API_ void shmem_ctx_quiet(shmem_ctx_t ctx);
+
+#define SHMEM_DECL_CTX_RMA_(N, T)                                                 \
+    SHMEM_API_ void shmem_ctx_##N##_put(shmem_ctx_t ctx, T *dest, const T *source, \
+                                        size_t nelems, int pe);                   \
+    SHMEM_API_ void shmem_ctx_##N##_get(shmem_ctx_t ctx, T *dest, const T *source, \
+                                        size_t nelems, int pe);                   \
+    SHMEM_API_ void shmem_ctx_##N##_put_nbi(shmem_ctx_t ctx, T *dest, const T *source, \
+                                            size_t nelems, int pe);               \
+    SHMEM_API_ void shmem_ctx_##N##_get_nbi(shmem_ctx_t ctx, T *dest, const T *source, \
+                                            size_t nelems, int pe);               \
+    SHMEM_API_ void shmem_ctx_##N##_p(shmem_ctx_t ctx, T *dest, T value, int pe); \
+    SHMEM_API_ T shmem_ctx_##N##_g(shmem_ctx_t ctx, const T *source, int pe);     \
+    SHMEM_API_ void shmem_ctx_##N##_iput(shmem_ctx_t ctx, T *dest, const T *source, \
+                                         ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe); \
+    SHMEM_API_ void shmem_ctx_##N##_iget(shmem_ctx_t ctx, T *dest, const T *source, \
+                                         ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+SHMEM_RMA_TYPES(SHMEM_DECL_CTX_RMA_)
+
+#define SHMEM_DECL_CTX_RMA_SIZE_(S)                                               \
+    SHMEM_API_ void shmem_ctx_put##S(shmem_ctx_t ctx, void *dest, const void *source, \
+                                     size_t nelems, int pe);                      \
+    SHMEM_API_ void shmem_ctx_get##S(shmem_ctx_t ctx, void *dest, const void *source, \
+                                     size_t nelems, int pe);                      \
+    SHMEM_API_ void shmem_ctx_put##S##_nbi(shmem_ctx_t ctx, void *dest, const void *source, \
+                                           size_t nelems, int pe);                \
+    SHMEM_API_ void shmem_ctx_get##S##_nbi(shmem_ctx_t ctx, void *dest, const void *source, \
+                                           size_t nelems, int pe);                \
+    SHMEM_API_ void shmem_ctx_iput##S(shmem_ctx_t ctx, void *dest, const void *source, \
+                                      ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe); \
+    SHMEM_API_ void shmem_ctx_iget##S(shmem_ctx_t ctx, void *dest, const void *source, \
+                                      ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+SHMEM_RMA_SIZES(SHMEM_DECL_CTX_RMA_SIZE_)
+SHMEM_API_ void shmem_ctx_putmem(shmem_ctx_t ctx, void *dest, const void *source,
+                                 size_t nelems, int pe);
+SHMEM_API_ void shmem_ctx_getmem(shmem_ctx_t ctx, void *dest, const void *source,
+                                 size_t nelems, int pe);
+SHMEM_API_ void shmem_ctx_putmem_nbi(shmem_ctx_t ctx, void *dest, const void *source,
+                                     size_t nelems, int pe);
+SHMEM_API_ void shmem_ctx_getmem_nbi(shmem_ctx_t ctx, void *dest, const void *source,
+                                     size_t nelems, int pe);
+
+#define SHMEM_DECL_CTX_AMO_EXT_(N, T)                                             \
+    SHMEM_API_ T shmem_ctx_##N##_atomic_fetch(shmem_ctx_t ctx, const T *source, int pe); \
+    SHMEM_API_ void shmem_ctx_##N##_atomic_set(shmem_ctx_t ctx, T *dest, T value, int pe); \
+    SHMEM_API_ T shmem_ctx_##N##_atomic_swap(shmem_ctx_t ctx, T *dest, T value, int pe);
+#define SHMEM_DECL_CTX_AMO_(N, T)                                                 \
+    SHMEM_DECL_CTX_AMO_EXT_(N, T)                                                 \
+    SHMEM_API_ T shmem_ctx_##N##_atomic_compare_swap(shmem_ctx_t ctx, T *dest, T cond, \
+                                                     T value, int pe);            \
+    SHMEM_API_ T shmem_ctx_##N##_atomic_fetch_inc(shmem_ctx_t ctx, T *dest, int pe); \
+    SHMEM_API_ void shmem_ctx_##N##_atomic_inc(shmem_ctx_t ctx, T *dest, int pe); \
+    SHMEM_API_ T shmem_ctx_##N##_atomic_fetch_add(shmem_ctx_t ctx, T *dest, T value, int pe); \
+    SHMEM_API_ void shmem_ctx_##N##_atomic_add(shmem_ctx_t ctx, T *dest, T value, int pe);
+#define SHMEM_DECL_CTX_AMO_BIT_(N, T)                                             \
+    SHMEM_API_ T shmem_ctx_##N##_atomic_fetch_and(shmem_ctx_t ctx, T *dest, T value, int pe); \
+    SHMEM_API_ T shmem_ctx_##N##_atomic_fetch_or(shmem_ctx_t ctx, T *dest, T value, int pe); \
+    SHMEM_API_ T shmem_ctx_##N##_atomic_fetch_xor(shmem_ctx_t ctx, T *dest, T value, int pe); \
+    SHMEM_API_ void shmem_ctx_##N##_atomic_and(shmem_ctx_t ctx, T *dest, T value, int pe); \
+    SHMEM_API_ void shmem_ctx_##N##_atomic_or(shmem_ctx_t ctx, T *dest, T value, int pe); \
+    SHMEM_API_ void shmem_ctx_##N##_atomic_xor(shmem_ctx_t ctx, T *dest, T value, int pe);
+SHMEM_AMO_TYPES(SHMEM_DECL_CTX_AMO_)
+SHMEM_EXTENDED_AMO_TYPES(SHMEM_DECL_CTX_AMO_EXT_)
+SHMEM_BITWISE_AMO_TYPES(SHMEM_DECL_CTX_AMO_BIT_)
+
 /* ------------------------------------------------- ordering and completion */
 
 SHMEM_API_ void shmem_fence(void);
