@@ -80,6 +80,7 @@ void shm_env_load(shm_env_t *env)
                       "with an optional K, M, G or T suffix (powers of 1024), e.g. 512M",
                       name, v);
         env->heap_size = (size_t)size;
+        env->heap_set = 1;
     }
     env->debug = parse_flag(get2("SHMEM_DEBUG", "SMA_DEBUG", &name));
     env->info = parse_flag(get2("SHMEM_INFO", "SMA_INFO", &name));
@@ -95,12 +96,13 @@ void shm_env_print(const shm_env_t *env)
         return;
     printf("The environment variables of this OpenSHMEM implementation:\n"
            "  SHMEM_SYMMETRIC_SIZE  symmetric heap bytes per PE, K/M/G/T suffixes "
-           "(default 128M): %zu\n"
+           "(default 128M, less if the machine cannot give it): %zu%s\n"
            "  SHMEM_DEBUG           extra argument checks (any value but 0/no/false/off): %s\n"
            "  SHMEM_INFO            print this at start-up: yes\n"
            "  SHMEM_VERSION         print the library version at start-up: %s\n"
            "  (SMA_SYMMETRIC_SIZE, SMA_DEBUG, SMA_INFO and SMA_VERSION are read when the\n"
            "   SHMEM_ name is unset; pshm's own variables are listed by pshm-info.)\n",
-           env->heap_size, env->debug ? "on" : "off", env->version ? "yes" : "no");
+           env->heap_size, env->heap_set ? "" : " (default)", env->debug ? "on" : "off",
+           env->version ? "yes" : "no");
     fflush(stdout);
 }

@@ -9,6 +9,7 @@
  */
 #include "shmem_internal.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,6 +73,12 @@ void shmem_init(void)
     shm_sym.debug = env.debug;
     check_local();
     rc = pshm_attach(shm.ctx, env.heap_size + SHM_SCRATCH_SIZE);
+    /* The default, not the user's size, gives way to a small backing store.
+     * A failed attach fails alike in every PE, so all retry alike. */
+    while (rc == -ENOSPC && !env.heap_set && env.heap_size > SHM_HEAP_DEFAULT_MIN) {
+        env.heap_size /= 2;
+        rc = pshm_attach(shm.ctx, env.heap_size + SHM_SCRATCH_SIZE);
+    }
     if (rc < 0)
         shm_fatal("shmem_init", "cannot create the symmetric heap of %zu bytes per PE "
                   "(SHMEM_SYMMETRIC_SIZE): %s", env.heap_size, pshm_last_error());

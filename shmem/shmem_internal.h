@@ -117,9 +117,13 @@ void shm_coll_fini(void) __attribute__((weak)) SHM_HIDDEN;
  * SHMEM_VERSION (and the SMA_* spellings of SGI SHMEM). */
 typedef struct shm_env {
     size_t heap_size;   /* bytes of symmetric heap per PE */
+    int heap_set;       /* given by the user (else the default, which may shrink) */
     int debug, info, version;
 } shm_env_t;
 #define SHM_HEAP_DEFAULT ((size_t)128 << 20)
+/* The default shrinks (halving) down to this when the backing store cannot
+ * give every PE the default: a small /dev/shm still runs small programs. */
+#define SHM_HEAP_DEFAULT_MIN ((size_t)8 << 20)
 /* Reads and checks the variables; a bad value is fatal (named). */
 void shm_env_load(shm_env_t *env) SHM_HIDDEN;
 /* SHMEM_INFO: the implementation's variables and values, on stdout. */
