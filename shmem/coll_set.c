@@ -81,6 +81,7 @@ void coll_sync(const char *call, const coll_set_t *s, long *pSync)
     /* Acquire/release pairs below order every store before the barrier
      * (on any member) before every load after it; a lone PE needs a fence. */
     if (s->size == 1) {
+        coll_slot(call, s, pSync, 0, COLL_RELEASE); /* pSync must still be symmetric */
         atomic_thread_fence(memory_order_seq_cst);
         return;
     }
