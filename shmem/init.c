@@ -57,15 +57,17 @@ static void finalize_at_exit(void)
         shmem_finalize();
 }
 
-void shmem_init(void)
+/* pshm_flags: PSHM_INIT_THREADS when PEs call in from several threads. */
+static void init_with(unsigned pshm_flags)
 {
+    pshm_init_attr_t attr = {.flags = pshm_flags, .bootstrap = NULL};
     shm_env_t env;
     int rc;
 
     if (shm.initialized)
         return;
     shm_env_load(&env);
-    rc = pshm_init(&shm.ctx, NULL);
+    rc = pshm_init(&shm.ctx, &attr);
     if (rc < 0)
         shm_fatal("shmem_init", "%s", pshm_last_error());
     shm.me = pshm_rank(shm.ctx);
@@ -97,16 +99,20 @@ void shmem_init(void)
     shm_barrier();
 }
 
+void shmem_init(void) { init_with(0); }
+
 int shmem_init_thread(int requested, int *provided)
 {
     if (requested < SHMEM_THREAD_SINGLE || requested > SHMEM_THREAD_MULTIPLE)
         shm_fatal("shmem_init_thread", "requested thread level %d is not one of "
                   "SHMEM_THREAD_SINGLE (0) .. SHMEM_THREAD_MULTIPLE (3)", requested);
-    shmem_init();
-    /* The data paths are loads, stores and atomic instructions, safe from
-     * any thread; the allocator and collectives are called collectively,
-     * hence one thread at a time per PE: SERIALIZED at most. */
-    thread_level = requested > SHMEM_THREAD_SERIALIZED ? SHMEM_THREAD_SERIALIZED : requested;
+    /* Puts, gets and atomics are loads, stores and atomic instructions,
+     * safe from any thread; waits poll pshm, which must then be told that
+     * several threads may poll at once. */
+    if (!shm.initialized) {
+        init_with(requested == SHMEM_THREAD_MULTIPLE ? PSHM_INIT_THREADS : 0);
+        thread_level = requested;
+    }
     if (provided != NULL)
         *provided = thread_level;
     return 0;

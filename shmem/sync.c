@@ -18,8 +18,9 @@ static void bad_cmp(const char *call, int cmp)
               "(0..5)", cmp);
 }
 
-/* Every so many tests, one round of progress (and the liveness check). */
-static unsigned test_count;
+/* Every so many tests, one round of progress (and the liveness check);
+ * per thread, as tests may come from several. */
+static _Thread_local unsigned test_count;
 static inline void test_tick(void)
 {
     if (SHM_UNLIKELY((++test_count & 255u) == 0))
