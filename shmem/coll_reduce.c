@@ -1,18 +1,23 @@
 /*
  * coll_reduce.c - every shmem_TYPE_OP_to_all, from one kernel.
  *
- * Reduce-scatter, then all-gather, through pWrk:
- *   1. sync: every source is in place, and nobody still reads the pWrk of
+ * Reduce-scatter, then all-gather:
+ *   1. sync: every source is in place, and nobody still reads the slices of
  *      an earlier reduction;
- *   2. member m combines slice m of all members' sources, in member order,
- *      into its own pWrk (a slice is ceil(nreduce / PE_size) elements, which
- *      is within the nreduce/2 + 1 the specification asks pWrk to hold);
+ *   2. member m combines slice m (ceil(nreduce / PE_size) elements) of all
+ *      members' sources, in member order, block by block in a buffer on the
+ *      stack, and stores it where the others will read it;
  *   3. sync: every slice is done, and no source is read any more, so dest
  *      may now be written even when it is the source;
- *   4. every member copies every slice from its owner's pWrk into its dest.
- * Each slice is combined once, so every member gets the same bits, floating
- * point included. The typed entry points differ only in the combining
- * function, generated below from one macro per operator.
+ *   4. every member copies every slice into its dest.
+ * Small slices (up to SHMEM_REDUCE_MIN_WRKDATA_SIZE elements, all a program
+ * must give pWrk whatever nreduce is, and all many give it) go through pWrk.
+ * Larger ones go straight into the owner's dest, where only the owner reads
+ * its source's slice; a third sync then keeps dest from being reused by its
+ * PE while others still copy from it. Each slice is combined once, so every
+ * member gets the same bits, floating point included. The typed entry points
+ * differ only in the combining function, generated below from one macro per
+ * operator.
  */
 #include "coll.h"
 
@@ -23,12 +28,23 @@ typedef void (*coll_combine_fn)(void *acc, const void *in, size_t n);
 /* Bytes combined per pass over the sources: the accumulator stays in L1. */
 #define COLL_REDUCE_BLOCK 8192u
 
+/* Elements [*lo, *hi) of member i's slice. */
+static void slice_of(size_t nreduce, size_t chunk, int i, size_t *lo, size_t *hi)
+{
+    *lo = chunk * (size_t)i;
+    *hi = *lo + chunk < nreduce ? *lo + chunk : nreduce;
+    if (*lo > *hi)
+        *lo = *hi;
+}
+
 static void coll_reduce(const char *call, void *dest, const void *source, int nreduce,
                         size_t esize, coll_combine_fn combine, int PE_start, int logPE_stride,
                         int PE_size, void *pWrk, long *pSync)
 {
+    _Alignas(64) unsigned char acc[COLL_REDUCE_BLOCK];
+    size_t per = COLL_REDUCE_BLOCK / esize, n, chunk, lo, hi;
     coll_set_t s;
-    size_t n, chunk, lo, hi;
+    int in_wrk;
 
     shm_check_init(call);
     coll_set_init(&s, call, PE_start, logPE_stride, PE_size);
@@ -47,14 +63,14 @@ static void coll_reduce(const char *call, void *dest, const void *source, int nr
         return;
     }
     chunk = ((size_t)nreduce + (size_t)s.size - 1) / (size_t)s.size;
-    shm_remote_range(call, pWrk, chunk * esize, shm.me);
+    in_wrk = chunk <= SHMEM_REDUCE_MIN_WRKDATA_SIZE;
+    if (in_wrk)
+        shm_remote_range(call, pWrk, chunk * esize, shm.me);
+    slice_of((size_t)nreduce, chunk, s.me, &lo, &hi);
 
     coll_sync(call, &s, pSync);
-    lo = chunk * (size_t)s.me;
-    hi = lo + chunk < (size_t)nreduce ? lo + chunk : (size_t)nreduce;
-    for (size_t b = lo; b < hi; b += COLL_REDUCE_BLOCK / esize) {
-        size_t cnt = hi - b < COLL_REDUCE_BLOCK / esize ? hi - b : COLL_REDUCE_BLOCK / esize;
-        char *acc = (char *)pWrk + (b - lo) * esize;
+    for (size_t b = lo; b < hi; b += per) {
+        size_t cnt = hi - b < per ? hi - b : per;
 
         for (int i = 0; i < s.size; i++) {
             const char *src = i == s.me ? source : shm_remote_range(call, source, n, coll_pe(&s, i));
@@ -64,16 +80,27 @@ static void coll_reduce(const char *call, void *dest, const void *source, int nr
             else
                 combine(acc, src + b * esize, cnt);
         }
+        memcpy(in_wrk ? (char *)pWrk + (b - lo) * esize : (char *)dest + b * esize, acc,
+               cnt * esize);
     }
     coll_sync(call, &s, pSync);
-    for (int k = 1; k <= s.size; k++) {
+    for (int k = 1; k < s.size; k++) {
         int i = (s.me + k) % s.size;
-        size_t l = chunk * (size_t)i, h = l + chunk < (size_t)nreduce ? l + chunk : (size_t)nreduce;
+        size_t l, h;
 
-        if (l >= h)
+        slice_of((size_t)nreduce, chunk, i, &l, &h);
+        if (l == h)
             continue;
-        const char *w = i == s.me ? pWrk : shm_remote_range(call, pWrk, (h - l) * esize, coll_pe(&s, i));
+        const char *w = in_wrk ? shm_remote_range(call, pWrk, (h - l) * esize, coll_pe(&s, i))
+                               : (char *)shm_remote_range(call, dest, n, coll_pe(&s, i)) + l * esize;
         memcpy((char *)dest + l * esize, w, (h - l) * esize);
+    }
+    if (in_wrk) {
+        if (hi > lo)
+            memcpy((char *)dest + lo * esize, pWrk, (hi - lo) * esize);
+    } else {
+        /* Nobody copies from this PE's dest after this. */
+        coll_sync(call, &s, pSync);
     }
 }
 

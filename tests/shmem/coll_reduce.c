@@ -6,8 +6,10 @@
  * overflow in short), so each member's result is compared exactly, element
  * by element, with the fold over the members computed here; bytes past
  * nreduce and every byte of a non-member's dest must be untouched. Sizes 1,
- * 7 and 100 (more elements than members, fewer, and a lone one), once in
- * place (dest == source), with one pSync and one pWrk for every call.
+ * 7 and 100 (more elements than members, fewer, and a lone one), 7 and 100
+ * in place (dest == source), with one pSync and one pWrk for every call; pWrk
+ * past SHMEM_REDUCE_MIN_WRKDATA_SIZE elements must stay untouched, as many
+ * programs declare it that size whatever nreduce is.
  */
 #include "coll_test.h"
 
@@ -41,13 +43,13 @@ static const int sizes[] = {1, 7, NMAX};
 #define F_SUM(a, b) ((a) + (b))
 #define F_PROD(a, b) ((a) * (b))
 
-static int check_bytes(const unsigned char *p, size_t from, size_t to, const char *name,
-                       const ct_set_t *s, int n)
+static int check_bytes(const unsigned char *p, size_t from, size_t to, const char *what,
+                       const char *name, const ct_set_t *s, int n)
 {
     for (size_t b = from; b < to; b++)
         if (p[b] != 0xa5) {
-            CT_CHECK(0, "%s set (%d,%d,%d) nreduce %d: byte %zu of dest changed to %#x", name,
-                     s->start, s->log, s->size, n, b, p[b]);
+            CT_CHECK(0, "%s set (%d,%d,%d) nreduce %d: byte %zu of %s changed to %#x", name,
+                     s->start, s->log, s->size, n, b, what, p[b]);
             return 1;
         }
     return 0;
@@ -58,10 +60,11 @@ static int check_bytes(const unsigned char *p, size_t from, size_t to, const cha
     {                                                                                    \
         const char *name = "shmem_" #N "_" #OP "_to_all";                                \
         int idx = ct_index(s, me);                                                       \
-        for (int k = 0; k < 4; k++) {                                                    \
-            int n = k < 3 ? sizes[k] : 7, inplace = k == 3;                             \
+        for (int k = 0; k < 5; k++) {                                                    \
+            int n = k < 3 ? sizes[k] : sizes[k - 2], inplace = k >= 3;                  \
             T *d = inplace ? (T *)src : (T *)dest, *sv = (T *)src;                       \
             memset(dest, 0xa5, NMAX * ESIZE_MAX);                                        \
+            memset(wrk, 0xa5, NMAX * ESIZE_MAX);                                         \
             memset(src, 0, NMAX * ESIZE_MAX);                                            \
             for (int i = 0; i < n; i++)                                                  \
                 sv[i] = (T)(V(me, i));                                                   \
@@ -70,8 +73,11 @@ static int check_bytes(const unsigned char *p, size_t from, size_t to, const cha
                 shmem_##N##_##OP##_to_all(d, sv, n, s->start, s->log, s->size, (T *)wrk, \
                                           pSync);                                        \
             shmem_barrier_all();                                                         \
+            /* Programs often give pWrk the minimum size only. */                      \
+            check_bytes(wrk, SHMEM_REDUCE_MIN_WRKDATA_SIZE * sizeof(T), NMAX * ESIZE_MAX,  \
+                        "pWrk", name, s, n);                                             \
             if (!inplace && check_bytes(dest, idx >= 0 ? (size_t)n * sizeof(T) : 0,      \
-                                        NMAX * ESIZE_MAX, name, s, n))                   \
+                                        NMAX * ESIZE_MAX, "dest", name, s, n))           \
                 continue;                                                                \
             for (int i = 0; i < n && idx >= 0; i++) {                                    \
                 T want = (T)(V(s->start, i));                                            \
@@ -134,8 +140,8 @@ int main(int argc, char **argv)
         shmem_barrier_all();
     }
     if (me == 0)
-        printf("%zu reductions, sizes 1, 7, %d and in place, into %s over %d active sets\n",
-               ntests, NMAX, statics ? "statics" : "the heap", nsets);
+        printf("%zu reductions, sizes 1, 7, %d, and 7 and %d in place, into %s over %d active sets\n",
+               ntests, NMAX, NMAX, statics ? "statics" : "the heap", nsets);
     if (!statics) {
         shmem_free(wrk);
         shmem_free(dest);
