@@ -12,11 +12,10 @@
  * peer already past this one), so consecutive collectives may reuse a pSync,
  * and every slot is back at SHMEM_SYNC_VALUE once the call's own signals are
  * consumed.
- *   slot 0  sync: arrivals from tree children
- *   slot 1  sync: the release from the tree parent
  *   slot 2  collect: this PE's element count, published for the others
  *   slot 3  broadcast: "the root's source is ready"
  *   slot 4  broadcast: acks to the root, "copied"
+ *   slot 5 + k  sync: the signal of round k (dissemination)
  * Each kind of signal has slots of its own, so that a PE that has left one
  * collective and started the next on the same pSync cannot have its signal
  * taken for one of another kind.
@@ -29,12 +28,16 @@
 #include <stdatomic.h>
 #include <stddef.h>
 
-enum { COLL_ARRIVE = 0, COLL_RELEASE = 1, COLL_COUNT = 2, COLL_READY = 3, COLL_ACK = 4 };
+enum { COLL_COUNT = 2, COLL_READY = 3, COLL_ACK = 4, COLL_ROUND0 = 5 };
+#define COLL_ROUNDS_MAX 16 /* sync rounds: sets of up to 2^16 PEs */
+#define COLL_SYNC_SLOTS (COLL_ROUND0 + COLL_ROUNDS_MAX)
 
-_Static_assert(SHMEM_BARRIER_SYNC_SIZE > COLL_RELEASE && SHMEM_BCAST_SYNC_SIZE > COLL_ACK &&
-                   SHMEM_REDUCE_SYNC_SIZE > COLL_RELEASE &&
-                   SHMEM_ALLTOALL_SYNC_SIZE > COLL_RELEASE &&
-                   SHMEM_ALLTOALLS_SYNC_SIZE > COLL_RELEASE && SHMEM_COLLECT_SYNC_SIZE > COLL_COUNT,
+_Static_assert(SHMEM_BARRIER_SYNC_SIZE >= COLL_SYNC_SLOTS &&
+                   SHMEM_BCAST_SYNC_SIZE >= COLL_SYNC_SLOTS &&
+                   SHMEM_REDUCE_SYNC_SIZE >= COLL_SYNC_SLOTS &&
+                   SHMEM_ALLTOALL_SYNC_SIZE >= COLL_SYNC_SLOTS &&
+                   SHMEM_ALLTOALLS_SYNC_SIZE >= COLL_SYNC_SLOTS &&
+                   SHMEM_COLLECT_SYNC_SIZE >= COLL_SYNC_SLOTS,
                "the pSync sizes of shmem.h are smaller than the collectives use");
 _Static_assert(sizeof(long) == sizeof(atomic_long), "pSync slots are used as atomic_long");
 
@@ -72,8 +75,9 @@ void coll_consume(atomic_long *slot, long n) SHM_HIDDEN;
 /* Waits until *p >= v (acquire), with progress, peer-death exit and yield. */
 void coll_wait_ge(atomic_long *p, long v) SHM_HIDDEN;
 
-/* Barrier over the set on pSync slots 0 and 1 (a radix-4 tree: arrivals go
- * up, the release comes down). Orders memory, but does not quiet. */
+/* Barrier over the set on pSync slots 5 and up (dissemination: in round k
+ * member i signals member i + 2^k and waits for member i - 2^k, so two PEs
+ * need one signal each way). Orders memory, but does not quiet. */
 void coll_sync(const char *call, const coll_set_t *s, long *pSync) SHM_HIDDEN;
 
 /* nelems * esize, fatal (naming call) if it overflows. */

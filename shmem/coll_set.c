@@ -6,10 +6,6 @@
 #include <limits.h>
 #include <stdint.h>
 
-/* Tree radix of the pSync barrier: with up to 5 PEs the root hears from
- * every other PE directly; larger sets keep each arrival line to 4 writers. */
-#define COLL_RADIX 4
-
 void coll_set_init(coll_set_t *s, const char *call, int PE_start, int logPE_stride,
                    int PE_size)
 {
@@ -75,25 +71,23 @@ void coll_consume(atomic_long *slot, long n)
 
 void coll_sync(const char *call, const coll_set_t *s, long *pSync)
 {
-    int first = COLL_RADIX * s->me + 1;
-    int nchild = s->size - first;
-
     /* Acquire/release pairs below order every store before the barrier
      * (on any member) before every load after it; a lone PE needs a fence. */
     if (s->size == 1) {
-        coll_slot(call, s, pSync, 0, COLL_RELEASE); /* pSync must still be symmetric */
+        coll_slot(call, s, pSync, 0, COLL_ROUND0); /* pSync must still be symmetric */
         atomic_thread_fence(memory_order_seq_cst);
         return;
     }
-    nchild = nchild < 0 ? 0 : nchild > COLL_RADIX ? COLL_RADIX : nchild;
-    if (nchild > 0)
-        coll_consume(coll_slot(call, s, pSync, s->me, COLL_ARRIVE), nchild);
-    if (s->me > 0) {
-        coll_signal(coll_slot(call, s, pSync, (s->me - 1) / COLL_RADIX, COLL_ARRIVE));
-        coll_consume(coll_slot(call, s, pSync, s->me, COLL_RELEASE), 1);
+    /* Round k's slot counts signals from one sender only, member me - 2^k.
+     * It may hold that sender's signal of the next call too (the sender
+     * has left this one), never two of one call: the count needs no reset. */
+    for (int k = 0, d = 1; d < s->size; k++, d <<= 1) {
+        if (k >= COLL_ROUNDS_MAX)
+            shm_fatal(call, "PE_size is %d; sets of at most %d PEs are supported", s->size,
+                      1 << COLL_ROUNDS_MAX);
+        coll_signal(coll_slot(call, s, pSync, (s->me + d) % s->size, COLL_ROUND0 + k));
+        coll_consume(coll_slot(call, s, pSync, s->me, COLL_ROUND0 + k), 1);
     }
-    for (int c = 0; c < nchild; c++)
-        coll_signal(coll_slot(call, s, pSync, first + c, COLL_RELEASE));
 }
 
 size_t coll_bytes(const char *call, size_t nelems, size_t esize)
