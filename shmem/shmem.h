@@ -401,57 +401,58 @@ SHMEM_API_ void shmem_udcflush_line(void *dest) SHMEM_DEPRECATED_;
 
 #if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L && !defined(__cplusplus)
 
-/* One _Generic branch per type of a list, selected on the pointer type. */
-#define SHMEM_GEN_RMA_(op, dest)                                                  \
+/* One _Generic branch per type of a list, selected on the pointer type; P is
+ * the name prefix: shmem_ or, for the forms with a context, shmem_ctx_. */
+#define SHMEM_GEN_RMA_(P, op, dest)                                               \
     _Generic((dest),                                                              \
-        float *: shmem_float_##op, double *: shmem_double_##op,                   \
-        long double *: shmem_longdouble_##op, char *: shmem_char_##op,            \
-        signed char *: shmem_schar_##op, short *: shmem_short_##op,               \
-        int *: shmem_int_##op, long *: shmem_long_##op,                           \
-        long long *: shmem_longlong_##op, unsigned char *: shmem_uchar_##op,      \
-        unsigned short *: shmem_ushort_##op, unsigned int *: shmem_uint_##op,     \
-        unsigned long *: shmem_ulong_##op, unsigned long long *: shmem_ulonglong_##op)
+        float *: P##float_##op, double *: P##double_##op,                         \
+        long double *: P##longdouble_##op, char *: P##char_##op,                  \
+        signed char *: P##schar_##op, short *: P##short_##op,                     \
+        int *: P##int_##op, long *: P##long_##op,                                 \
+        long long *: P##longlong_##op, unsigned char *: P##uchar_##op,            \
+        unsigned short *: P##ushort_##op, unsigned int *: P##uint_##op,           \
+        unsigned long *: P##ulong_##op, unsigned long long *: P##ulonglong_##op)
 /* Source-typed variant (g, atomic_fetch take a const pointer). */
-#define SHMEM_GEN_RMA_C_(op, src)                                                 \
+#define SHMEM_GEN_RMA_C_(P, op, src)                                              \
     _Generic((src),                                                               \
-        const float *: shmem_float_##op, float *: shmem_float_##op,               \
-        const double *: shmem_double_##op, double *: shmem_double_##op,           \
-        const long double *: shmem_longdouble_##op, long double *: shmem_longdouble_##op, \
-        const char *: shmem_char_##op, char *: shmem_char_##op,                   \
-        const signed char *: shmem_schar_##op, signed char *: shmem_schar_##op,   \
-        const short *: shmem_short_##op, short *: shmem_short_##op,               \
-        const int *: shmem_int_##op, int *: shmem_int_##op,                       \
-        const long *: shmem_long_##op, long *: shmem_long_##op,                   \
-        const long long *: shmem_longlong_##op, long long *: shmem_longlong_##op, \
-        const unsigned char *: shmem_uchar_##op, unsigned char *: shmem_uchar_##op, \
-        const unsigned short *: shmem_ushort_##op, unsigned short *: shmem_ushort_##op, \
-        const unsigned int *: shmem_uint_##op, unsigned int *: shmem_uint_##op,   \
-        const unsigned long *: shmem_ulong_##op, unsigned long *: shmem_ulong_##op, \
-        const unsigned long long *: shmem_ulonglong_##op,                         \
-        unsigned long long *: shmem_ulonglong_##op)
+        const float *: P##float_##op, float *: P##float_##op,                     \
+        const double *: P##double_##op, double *: P##double_##op,                 \
+        const long double *: P##longdouble_##op, long double *: P##longdouble_##op, \
+        const char *: P##char_##op, char *: P##char_##op,                         \
+        const signed char *: P##schar_##op, signed char *: P##schar_##op,         \
+        const short *: P##short_##op, short *: P##short_##op,                     \
+        const int *: P##int_##op, int *: P##int_##op,                             \
+        const long *: P##long_##op, long *: P##long_##op,                         \
+        const long long *: P##longlong_##op, long long *: P##longlong_##op,       \
+        const unsigned char *: P##uchar_##op, unsigned char *: P##uchar_##op,     \
+        const unsigned short *: P##ushort_##op, unsigned short *: P##ushort_##op, \
+        const unsigned int *: P##uint_##op, unsigned int *: P##uint_##op,         \
+        const unsigned long *: P##ulong_##op, unsigned long *: P##ulong_##op,     \
+        const unsigned long long *: P##ulonglong_##op,                            \
+        unsigned long long *: P##ulonglong_##op)
 /* AMO types: int, long, long long and their unsigned forms (the fixed-size
  * and size_t/ptrdiff_t names are the same C types on Linux). */
-#define SHMEM_GEN_AMO_(op, dest)                                                  \
+#define SHMEM_GEN_AMO_(P, op, dest)                                               \
     _Generic((dest),                                                              \
-        int *: shmem_int_##op, long *: shmem_long_##op,                           \
-        long long *: shmem_longlong_##op, unsigned int *: shmem_uint_##op,        \
-        unsigned long *: shmem_ulong_##op, unsigned long long *: shmem_ulonglong_##op)
-#define SHMEM_GEN_AMO_EXT_(op, dest)                                              \
+        int *: P##int_##op, long *: P##long_##op,                                 \
+        long long *: P##longlong_##op, unsigned int *: P##uint_##op,              \
+        unsigned long *: P##ulong_##op, unsigned long long *: P##ulonglong_##op)
+#define SHMEM_GEN_AMO_EXT_(P, op, dest)                                           \
     _Generic((dest),                                                              \
-        float *: shmem_float_##op, double *: shmem_double_##op,                   \
-        const float *: shmem_float_##op, const double *: shmem_double_##op,       \
-        int *: shmem_int_##op, long *: shmem_long_##op,                           \
-        long long *: shmem_longlong_##op, unsigned int *: shmem_uint_##op,        \
-        unsigned long *: shmem_ulong_##op, unsigned long long *: shmem_ulonglong_##op, \
-        const int *: shmem_int_##op, const long *: shmem_long_##op,               \
-        const long long *: shmem_longlong_##op, const unsigned int *: shmem_uint_##op, \
-        const unsigned long *: shmem_ulong_##op,                                  \
-        const unsigned long long *: shmem_ulonglong_##op)
-#define SHMEM_GEN_BIT_(op, dest)                                                  \
+        float *: P##float_##op, double *: P##double_##op,                         \
+        const float *: P##float_##op, const double *: P##double_##op,             \
+        int *: P##int_##op, long *: P##long_##op,                                 \
+        long long *: P##longlong_##op, unsigned int *: P##uint_##op,              \
+        unsigned long *: P##ulong_##op, unsigned long long *: P##ulonglong_##op,  \
+        const int *: P##int_##op, const long *: P##long_##op,                     \
+        const long long *: P##longlong_##op, const unsigned int *: P##uint_##op,  \
+        const unsigned long *: P##ulong_##op,                                     \
+        const unsigned long long *: P##ulonglong_##op)
+#define SHMEM_GEN_BIT_(P, op, dest)                                               \
     _Generic((dest),                                                              \
-        unsigned int *: shmem_uint_##op, unsigned long *: shmem_ulong_##op,       \
-        unsigned long long *: shmem_ulonglong_##op, int32_t *: shmem_int32_##op,  \
-        int64_t *: shmem_int64_##op)
+        unsigned int *: P##uint_##op, unsigned long *: P##ulong_##op,             \
+        unsigned long long *: P##ulonglong_##op, int32_t *: P##int32_##op,        \
+        int64_t *: P##int64_##op)
 #define SHMEM_GEN_SYNC_(op, ivar)                                                 \
     _Generic((ivar),                                                              \
         short *: shmem_short_##op, int *: shmem_int_##op, long *: shmem_long_##op, \
@@ -459,38 +460,96 @@ SHMEM_API_ void shmem_udcflush_line(void *dest) SHMEM_DEPRECATED_;
         unsigned int *: shmem_uint_##op, unsigned long *: shmem_ulong_##op,       \
         unsigned long long *: shmem_ulonglong_##op)
 
-#define shmem_put(dest, source, nelems, pe) SHMEM_GEN_RMA_(put, dest)(dest, source, nelems, pe)
-#define shmem_get(dest, source, nelems, pe) SHMEM_GEN_RMA_(get, dest)(dest, source, nelems, pe)
-#define shmem_put_nbi(dest, source, nelems, pe) \
-    SHMEM_GEN_RMA_(put_nbi, dest)(dest, source, nelems, pe)
-#define shmem_get_nbi(dest, source, nelems, pe) \
-    SHMEM_GEN_RMA_(get_nbi, dest)(dest, source, nelems, pe)
-#define shmem_p(dest, value, pe) SHMEM_GEN_RMA_(p, dest)(dest, value, pe)
-#define shmem_g(source, pe) SHMEM_GEN_RMA_C_(g, source)(source, pe)
-#define shmem_iput(dest, source, dst, sst, nelems, pe) \
-    SHMEM_GEN_RMA_(iput, dest)(dest, source, dst, sst, nelems, pe)
-#define shmem_iget(dest, source, dst, sst, nelems, pe) \
-    SHMEM_GEN_RMA_(iget, dest)(dest, source, dst, sst, nelems, pe)
+/* The forms with a context take one argument more: the argument count picks
+ * SHMEM_C11_<op>_<count>_, which selects on the data pointer's type. */
+#define SHMEM_NARG_(...) SHMEM_NARG_I_(__VA_ARGS__, 8, 7, 6, 5, 4, 3, 2, 1, 0)
+#define SHMEM_NARG_I_(_1, _2, _3, _4, _5, _6, _7, _8, N, ...) N
+#define SHMEM_CAT_(a, b) SHMEM_CAT_I_(a, b)
+#define SHMEM_CAT_I_(a, b) a##b
+#define SHMEM_C11_(op, ...) SHMEM_CAT_(SHMEM_C11_##op##_, SHMEM_NARG_(__VA_ARGS__))(__VA_ARGS__)
 
-#define shmem_atomic_fetch(source, pe) SHMEM_GEN_AMO_EXT_(atomic_fetch, source)(source, pe)
-#define shmem_atomic_set(dest, value, pe) SHMEM_GEN_AMO_EXT_(atomic_set, dest)(dest, value, pe)
-#define shmem_atomic_swap(dest, value, pe) SHMEM_GEN_AMO_EXT_(atomic_swap, dest)(dest, value, pe)
-#define shmem_atomic_compare_swap(dest, cond, value, pe) \
-    SHMEM_GEN_AMO_(atomic_compare_swap, dest)(dest, cond, value, pe)
-#define shmem_atomic_fetch_inc(dest, pe) SHMEM_GEN_AMO_(atomic_fetch_inc, dest)(dest, pe)
-#define shmem_atomic_inc(dest, pe) SHMEM_GEN_AMO_(atomic_inc, dest)(dest, pe)
-#define shmem_atomic_fetch_add(dest, value, pe) \
-    SHMEM_GEN_AMO_(atomic_fetch_add, dest)(dest, value, pe)
-#define shmem_atomic_add(dest, value, pe) SHMEM_GEN_AMO_(atomic_add, dest)(dest, value, pe)
-#define shmem_atomic_fetch_and(dest, value, pe) \
-    SHMEM_GEN_BIT_(atomic_fetch_and, dest)(dest, value, pe)
-#define shmem_atomic_fetch_or(dest, value, pe) \
-    SHMEM_GEN_BIT_(atomic_fetch_or, dest)(dest, value, pe)
-#define shmem_atomic_fetch_xor(dest, value, pe) \
-    SHMEM_GEN_BIT_(atomic_fetch_xor, dest)(dest, value, pe)
-#define shmem_atomic_and(dest, value, pe) SHMEM_GEN_BIT_(atomic_and, dest)(dest, value, pe)
-#define shmem_atomic_or(dest, value, pe) SHMEM_GEN_BIT_(atomic_or, dest)(dest, value, pe)
-#define shmem_atomic_xor(dest, value, pe) SHMEM_GEN_BIT_(atomic_xor, dest)(dest, value, pe)
+#define SHMEM_C11_put_4(d, s, n, pe) SHMEM_GEN_RMA_(shmem_, put, d)(d, s, n, pe)
+#define SHMEM_C11_put_5(c, d, s, n, pe) SHMEM_GEN_RMA_(shmem_ctx_, put, d)(c, d, s, n, pe)
+#define SHMEM_C11_get_4(d, s, n, pe) SHMEM_GEN_RMA_(shmem_, get, d)(d, s, n, pe)
+#define SHMEM_C11_get_5(c, d, s, n, pe) SHMEM_GEN_RMA_(shmem_ctx_, get, d)(c, d, s, n, pe)
+#define SHMEM_C11_put_nbi_4(d, s, n, pe) SHMEM_GEN_RMA_(shmem_, put_nbi, d)(d, s, n, pe)
+#define SHMEM_C11_put_nbi_5(c, d, s, n, pe) SHMEM_GEN_RMA_(shmem_ctx_, put_nbi, d)(c, d, s, n, pe)
+#define SHMEM_C11_get_nbi_4(d, s, n, pe) SHMEM_GEN_RMA_(shmem_, get_nbi, d)(d, s, n, pe)
+#define SHMEM_C11_get_nbi_5(c, d, s, n, pe) SHMEM_GEN_RMA_(shmem_ctx_, get_nbi, d)(c, d, s, n, pe)
+#define SHMEM_C11_p_3(d, v, pe) SHMEM_GEN_RMA_(shmem_, p, d)(d, v, pe)
+#define SHMEM_C11_p_4(c, d, v, pe) SHMEM_GEN_RMA_(shmem_ctx_, p, d)(c, d, v, pe)
+#define SHMEM_C11_g_2(s, pe) SHMEM_GEN_RMA_C_(shmem_, g, s)(s, pe)
+#define SHMEM_C11_g_3(c, s, pe) SHMEM_GEN_RMA_C_(shmem_ctx_, g, s)(c, s, pe)
+#define SHMEM_C11_iput_6(d, s, dst, sst, n, pe) SHMEM_GEN_RMA_(shmem_, iput, d)(d, s, dst, sst, n, pe)
+#define SHMEM_C11_iput_7(c, d, s, dst, sst, n, pe) \
+    SHMEM_GEN_RMA_(shmem_ctx_, iput, d)(c, d, s, dst, sst, n, pe)
+#define SHMEM_C11_iget_6(d, s, dst, sst, n, pe) SHMEM_GEN_RMA_(shmem_, iget, d)(d, s, dst, sst, n, pe)
+#define SHMEM_C11_iget_7(c, d, s, dst, sst, n, pe) \
+    SHMEM_GEN_RMA_(shmem_ctx_, iget, d)(c, d, s, dst, sst, n, pe)
+
+#define shmem_put(...) SHMEM_C11_(put, __VA_ARGS__)
+#define shmem_get(...) SHMEM_C11_(get, __VA_ARGS__)
+#define shmem_put_nbi(...) SHMEM_C11_(put_nbi, __VA_ARGS__)
+#define shmem_get_nbi(...) SHMEM_C11_(get_nbi, __VA_ARGS__)
+#define shmem_p(...) SHMEM_C11_(p, __VA_ARGS__)
+#define shmem_g(...) SHMEM_C11_(g, __VA_ARGS__)
+#define shmem_iput(...) SHMEM_C11_(iput, __VA_ARGS__)
+#define shmem_iget(...) SHMEM_C11_(iget, __VA_ARGS__)
+
+/* Atomics: G is the selector of the op's type list, N the count without a
+ * context. */
+#define SHMEM_C11_AMO1_(G, op, d, ...) G(shmem_, op, d)(d, __VA_ARGS__)
+#define SHMEM_C11_AMO1C_(G, op, c, d, ...) G(shmem_ctx_, op, d)(c, d, __VA_ARGS__)
+#define SHMEM_C11_atomic_fetch_2(s, pe) SHMEM_GEN_AMO_EXT_(shmem_, atomic_fetch, s)(s, pe)
+#define SHMEM_C11_atomic_fetch_3(c, s, pe) SHMEM_GEN_AMO_EXT_(shmem_ctx_, atomic_fetch, s)(c, s, pe)
+#define SHMEM_C11_atomic_set_3(d, ...) SHMEM_C11_AMO1_(SHMEM_GEN_AMO_EXT_, atomic_set, d, __VA_ARGS__)
+#define SHMEM_C11_atomic_set_4(c, d, ...) \
+    SHMEM_C11_AMO1C_(SHMEM_GEN_AMO_EXT_, atomic_set, c, d, __VA_ARGS__)
+#define SHMEM_C11_atomic_swap_3(d, ...) SHMEM_C11_AMO1_(SHMEM_GEN_AMO_EXT_, atomic_swap, d, __VA_ARGS__)
+#define SHMEM_C11_atomic_swap_4(c, d, ...) \
+    SHMEM_C11_AMO1C_(SHMEM_GEN_AMO_EXT_, atomic_swap, c, d, __VA_ARGS__)
+#define SHMEM_C11_atomic_compare_swap_4(d, ...) \
+    SHMEM_C11_AMO1_(SHMEM_GEN_AMO_, atomic_compare_swap, d, __VA_ARGS__)
+#define SHMEM_C11_atomic_compare_swap_5(c, d, ...) \
+    SHMEM_C11_AMO1C_(SHMEM_GEN_AMO_, atomic_compare_swap, c, d, __VA_ARGS__)
+#define SHMEM_C11_atomic_fetch_inc_2(d, pe) SHMEM_GEN_AMO_(shmem_, atomic_fetch_inc, d)(d, pe)
+#define SHMEM_C11_atomic_fetch_inc_3(c, d, pe) SHMEM_GEN_AMO_(shmem_ctx_, atomic_fetch_inc, d)(c, d, pe)
+#define SHMEM_C11_atomic_inc_2(d, pe) SHMEM_GEN_AMO_(shmem_, atomic_inc, d)(d, pe)
+#define SHMEM_C11_atomic_inc_3(c, d, pe) SHMEM_GEN_AMO_(shmem_ctx_, atomic_inc, d)(c, d, pe)
+#define SHMEM_C11_atomic_fetch_add_3(d, ...) \
+    SHMEM_C11_AMO1_(SHMEM_GEN_AMO_, atomic_fetch_add, d, __VA_ARGS__)
+#define SHMEM_C11_atomic_fetch_add_4(c, d, ...) \
+    SHMEM_C11_AMO1C_(SHMEM_GEN_AMO_, atomic_fetch_add, c, d, __VA_ARGS__)
+#define SHMEM_C11_atomic_add_3(d, ...) SHMEM_C11_AMO1_(SHMEM_GEN_AMO_, atomic_add, d, __VA_ARGS__)
+#define SHMEM_C11_atomic_add_4(c, d, ...) \
+    SHMEM_C11_AMO1C_(SHMEM_GEN_AMO_, atomic_add, c, d, __VA_ARGS__)
+#define SHMEM_C11_atomic_fetch_and_3(d, ...) SHMEM_C11_AMO1_(SHMEM_GEN_BIT_, atomic_fetch_and, d, __VA_ARGS__)
+#define SHMEM_C11_atomic_fetch_and_4(c, d, ...) SHMEM_C11_AMO1C_(SHMEM_GEN_BIT_, atomic_fetch_and, c, d, __VA_ARGS__)
+#define SHMEM_C11_atomic_fetch_or_3(d, ...) SHMEM_C11_AMO1_(SHMEM_GEN_BIT_, atomic_fetch_or, d, __VA_ARGS__)
+#define SHMEM_C11_atomic_fetch_or_4(c, d, ...) SHMEM_C11_AMO1C_(SHMEM_GEN_BIT_, atomic_fetch_or, c, d, __VA_ARGS__)
+#define SHMEM_C11_atomic_fetch_xor_3(d, ...) SHMEM_C11_AMO1_(SHMEM_GEN_BIT_, atomic_fetch_xor, d, __VA_ARGS__)
+#define SHMEM_C11_atomic_fetch_xor_4(c, d, ...) SHMEM_C11_AMO1C_(SHMEM_GEN_BIT_, atomic_fetch_xor, c, d, __VA_ARGS__)
+#define SHMEM_C11_atomic_and_3(d, ...) SHMEM_C11_AMO1_(SHMEM_GEN_BIT_, atomic_and, d, __VA_ARGS__)
+#define SHMEM_C11_atomic_and_4(c, d, ...) SHMEM_C11_AMO1C_(SHMEM_GEN_BIT_, atomic_and, c, d, __VA_ARGS__)
+#define SHMEM_C11_atomic_or_3(d, ...) SHMEM_C11_AMO1_(SHMEM_GEN_BIT_, atomic_or, d, __VA_ARGS__)
+#define SHMEM_C11_atomic_or_4(c, d, ...) SHMEM_C11_AMO1C_(SHMEM_GEN_BIT_, atomic_or, c, d, __VA_ARGS__)
+#define SHMEM_C11_atomic_xor_3(d, ...) SHMEM_C11_AMO1_(SHMEM_GEN_BIT_, atomic_xor, d, __VA_ARGS__)
+#define SHMEM_C11_atomic_xor_4(c, d, ...) SHMEM_C11_AMO1C_(SHMEM_GEN_BIT_, atomic_xor, c, d, __VA_ARGS__)
+
+#define shmem_atomic_fetch(...) SHMEM_C11_(atomic_fetch, __VA_ARGS__)
+#define shmem_atomic_set(...) SHMEM_C11_(atomic_set, __VA_ARGS__)
+#define shmem_atomic_swap(...) SHMEM_C11_(atomic_swap, __VA_ARGS__)
+#define shmem_atomic_compare_swap(...) SHMEM_C11_(atomic_compare_swap, __VA_ARGS__)
+#define shmem_atomic_fetch_inc(...) SHMEM_C11_(atomic_fetch_inc, __VA_ARGS__)
+#define shmem_atomic_inc(...) SHMEM_C11_(atomic_inc, __VA_ARGS__)
+#define shmem_atomic_fetch_add(...) SHMEM_C11_(atomic_fetch_add, __VA_ARGS__)
+#define shmem_atomic_add(...) SHMEM_C11_(atomic_add, __VA_ARGS__)
+#define shmem_atomic_fetch_and(...) SHMEM_C11_(atomic_fetch_and, __VA_ARGS__)
+#define shmem_atomic_fetch_or(...) SHMEM_C11_(atomic_fetch_or, __VA_ARGS__)
+#define shmem_atomic_fetch_xor(...) SHMEM_C11_(atomic_fetch_xor, __VA_ARGS__)
+#define shmem_atomic_and(...) SHMEM_C11_(atomic_and, __VA_ARGS__)
+#define shmem_atomic_or(...) SHMEM_C11_(atomic_or, __VA_ARGS__)
+#define shmem_atomic_xor(...) SHMEM_C11_(atomic_xor, __VA_ARGS__)
 
 /* Deprecated generic atomics (1.3 names). */
 #define SHMEM_GEN_DEPR_(op, dest) \

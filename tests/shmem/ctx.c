@@ -2,7 +2,8 @@
  * ctx.c - communication contexts: a created context and SHMEM_CTX_DEFAULT
  * carry puts, gets and atomics to the heap and to statics like the forms
  * without a context (checked element by element and counted), fence and
- * quiet on a context order a flag after data, destroy works, and bad
+ * quiet on a context order a flag after data, the C11 generic forms take a
+ * context as first argument or none, destroy works, and bad
  * options are refused (driver: t-shmem-rma.sh).
  */
 #include "check.h"
@@ -56,6 +57,31 @@ int main(int argc, char **argv)
         CHECK(*count == 3L * npes, "ctx atomics (%s): %ld, expected %d", w ? "heap" : "static",
               *count, 3 * npes);
         CHECK(shmem_ctx_long_g(c, &data[0], right) == me * 100 + 1, "ctx putmem_nbi");
+        shmem_barrier_all();
+    }
+    /* the C11 generic forms, with and without a context */
+    {
+        static int gi[4];
+        static unsigned long gu;
+        int v = me + 1, w;
+        shmem_barrier_all();
+        shmem_put(ctx, &gi[0], &v, 1, right);
+        shmem_p(ctx, &gi[1], v * 2, right);
+        shmem_iput(ctx, &gi[2], &v, 1, 1, 1, right);
+        shmem_atomic_add(ctx, &gu, 3UL, right);
+        (void)shmem_atomic_fetch_or(ctx, &gu, 0x100UL, right);
+        shmem_atomic_inc(&gu, right);
+        shmem_ctx_quiet(ctx);
+        shmem_barrier_all();
+        CHECK(gi[0] == left + 1 && gi[1] == 2 * (left + 1) && gi[2] == left + 1,
+              "generic ctx put/p/iput: %d %d %d", gi[0], gi[1], gi[2]);
+        CHECK(gu == 0x104UL, "generic ctx atomics: %#lx", gu);
+        shmem_get(ctx, &w, &gi[1], 1, right);
+        CHECK(w == 2 * (me + 1) && shmem_g(ctx, &gi[0], right) == me + 1, "generic ctx get/g");
+        CHECK(shmem_atomic_fetch(ctx, &gu, right) == 0x104UL, "generic ctx fetch");
+        shmem_barrier_all(); /* read before the owner changes it below */
+        CHECK(shmem_atomic_compare_swap(ctx, &gu, 0x104UL, 1UL, me) == 0x104UL && gu == 1,
+              "generic ctx compare_swap");
         shmem_barrier_all();
     }
     shmem_ctx_destroy(ctx);
