@@ -45,6 +45,15 @@ case $out in *"x.c -o x $B/libpshmem.a"*) ok "oshcc --showme: $out" ;; *) bad "o
 [ "$("$OSHCC" -showme:compile)" = "-I$B/shmem" ] && ok "-showme:compile" || bad "-showme:compile: $("$OSHCC" -showme:compile)"
 case $("$OSHCC" -showme:link) in "$B/libpshmem.a"*) ok "-showme:link" ;; *) bad "-showme:link" ;; esac
 
+# A changed header rebuilds the layer and its tests (make -W: as if new).
+for o in shmem/rma.o tests/shmem/rma.o; do
+    if make -s -C "$B" -n -W shmem/shmem.h "$o" 2>/dev/null | grep -q -- "-o $o"; then
+        ok "a change to shmem.h rebuilds $o"
+    else
+        bad "make would not rebuild $o after a change to shmem/shmem.h"
+    fi
+done
+
 # usage errors: status 2, one line naming the problem (plus oshrun's usage line)
 usage() {
     local want=$1 lines=$2
