@@ -12,10 +12,10 @@
  * peer already past this one), so consecutive collectives may reuse a pSync,
  * and every slot is back at SHMEM_SYNC_VALUE once the call's own signals are
  * consumed.
- *   slot 2  collect: this PE's element count, published for the others
- *   slot 3  broadcast: "the root's source is ready"
- *   slot 4  broadcast: acks to the root, "copied"
- *   slot 5 + k  sync: the signal of round k (dissemination)
+ *   slot 0  collect: this PE's element count, published for the others
+ *   slot 1  broadcast: "the root's source is ready"
+ *   slot 2  broadcast: acks to the root, "copied"
+ *   slot 3 + k  sync: the signal of round k (dissemination)
  * Each kind of signal has slots of its own, so that a PE that has left one
  * collective and started the next on the same pSync cannot have its signal
  * taken for one of another kind.
@@ -28,8 +28,8 @@
 #include <stdatomic.h>
 #include <stddef.h>
 
-enum { COLL_COUNT = 2, COLL_READY = 3, COLL_ACK = 4, COLL_ROUND0 = 5 };
-#define COLL_ROUNDS_MAX 16 /* sync rounds: sets of up to 2^16 PEs */
+enum { COLL_COUNT = 0, COLL_READY = 1, COLL_ACK = 2, COLL_ROUND0 = 3 };
+#define COLL_ROUNDS_MAX 16 /* barrier rounds: up to 2^16 PEs */
 #define COLL_SYNC_SLOTS (COLL_ROUND0 + COLL_ROUNDS_MAX)
 
 _Static_assert(SHMEM_BARRIER_SYNC_SIZE >= COLL_SYNC_SLOTS &&
@@ -75,7 +75,7 @@ void coll_consume(atomic_long *slot, long n) SHM_HIDDEN;
 /* Waits until *p >= v (acquire), with progress, peer-death exit and yield. */
 void coll_wait_ge(atomic_long *p, long v) SHM_HIDDEN;
 
-/* Barrier over the set on pSync slots 5 and up (dissemination: in round k
+/* Barrier over the set on pSync slots 3 and up (dissemination: in round k
  * member i signals member i + 2^k and waits for member i - 2^k, so two PEs
  * need one signal each way). Orders memory, but does not quiet. */
 void coll_sync(const char *call, const coll_set_t *s, long *pSync) SHM_HIDDEN;

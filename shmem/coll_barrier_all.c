@@ -19,8 +19,6 @@
 
 #include <stdint.h>
 
-#define COLL_ROUNDS_MAX 16 /* 2^16 PEs, beyond what oshrun starts */
-
 /* The scratch area of one PE. One line per round, each written by one
  * sender and read by its owner alone. */
 struct coll_scratch {

@@ -2,8 +2,8 @@
  * coll_bcast.c - shmem_broadcast32/64.
  *
  * The other members pull: the root tells each of them that its source is
- * ready (pSync slot 3), each copies the root's source into its own dest and
- * acknowledges (slot 4 on the root), and the root returns once all have
+ * ready (pSync slot 1), each copies the root's source into its own dest and
+ * acknowledges (slot 2 on the root), and the root returns once all have
  * copied, so its source may change as soon as it returns. The copies run in
  * parallel on every member, and a member's dest is written only while that
  * member is inside the call. The root's dest is not written (1.4).

@@ -4,7 +4,7 @@
  * Every member pulls every member's source into its own dest, after a sync
  * that says all sources (and, for collect, all element counts) are in place,
  * and before a sync that says nobody still reads them. collect publishes its
- * count in its own pSync slot 2, where the others read it; the slot is set
+ * count in its own pSync slot 0, where the others read it; the slot is set
  * back to SHMEM_SYNC_VALUE after the second sync. Each member starts with
  * the block after its own, so the members read different sources at once.
  */
@@ -21,7 +21,7 @@ static size_t count_of(const char *call, const coll_set_t *s, long *pSync, int i
                                         memory_order_relaxed);
 }
 
-/* pSync_counts: the pSync whose slot 2 holds each member's count (collect),
+/* pSync_counts: the pSync whose slot 0 holds each member's count (collect),
  * or NULL when every member gives nelems (fcollect). */
 static void coll_gather(const char *call, char *dest, const void *source, size_t nelems,
                         size_t esize, const coll_set_t *s, long *pSync, long *pSync_counts)
