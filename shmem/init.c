@@ -17,15 +17,24 @@
 static int thread_level = SHMEM_THREAD_SINGLE;
 static int atexit_armed;
 
-/* Every PE must be reachable through shared memory. */
+/* Every PE must be reachable through shared memory: in this PE's supernode. */
 static void check_local(void)
 {
     for (int pe = 0; pe < shm.npes; pe++) {
-        int rc = pshm_is_local(shm.ctx, pe);
-        if (rc != 1)
+        if (pshm_is_local(shm.ctx, pe) == 1)
+            continue;
+        if (pshm_host_count(shm.ctx) > 1)
             shm_fatal("shmem_init", "PE %d is on another host (the job spans %d hosts): this "
                       "OpenSHMEM layer reaches only the PEs of one host; run all PEs on one "
                       "host (oshrun -n N)", pe, pshm_host_count(shm.ctx));
+        if (strstr(pshm_version(), "(none backend)") != NULL)
+            shm_fatal("shmem_init", "PE %d shares no memory with PE %d: pshm was built "
+                      "without shared memory (configure --disable-pshm), so a job has one PE; "
+                      "run with oshrun -n 1 or rebuild with a shared-memory backend", pe, shm.me);
+        shm_fatal("shmem_init", "PE %d shares no memory with PE %d although they run on one "
+                  "host: the host is split into supernodes of %d processes; unset "
+                  "GASNET_SUPERNODE_MAXSIZE or raise it to %d", pe, shm.me,
+                  pshm_node_size(shm.ctx), shm.npes);
     }
 }
 

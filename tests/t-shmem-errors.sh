@@ -26,8 +26,13 @@ for n in $PES; do
         job nz "$n" "$P" die && expect_err "rank $((n - 1))"
     fi
 done
-# PEs on two (simulated) hosts: refused at init, with the reason.
+# PEs on two (simulated) hosts, or one host split into supernodes: refused
+# at init, with the reason.
 if [ "$PES" != 1 ]; then
-    job 1 2 --hosts 2 "$B/tests/shmem/tutorial" && expect_err "PE 1 is on another host"
+    job 1 2 --hosts 2 "$B/tests/shmem/tutorial" && expect_err "is on another host (the job spans 2 hosts)"
+    GASNET_SUPERNODE_MAXSIZE=1 job 1 2 "$B/tests/shmem/tutorial" &&
+        expect_err "the host is split into supernodes of 1 processes; unset GASNET_SUPERNODE_MAXSIZE or raise it to 2"
+else
+    job 1 2 "$B/tests/shmem/tutorial" && expect_err "pshm was built without shared memory (configure --disable-pshm)"
 fi
 finish
