@@ -7,5 +7,8 @@ for n in $PES; do
     job 0 "$n" "$B/tests/shmem/rma"
     job 0 "$n" "$B/tests/shmem/ctx"
 done
+# The debug checks (SHMEM_DEBUG) refuse nothing that is right.
+SHMEM_DEBUG=1 job 0 "${PES##* }" "$B/tests/shmem/rma"
+SHMEM_DEBUG=1 job 0 "${PES##* }" "$B/tests/shmem/ctx"
 job 1 1 "$B/tests/shmem/ctx" bad-options && expect_err "shmem: shmem_ctx_create: options 0x100000: unknown bits"
 finish
