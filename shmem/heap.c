@@ -226,6 +226,14 @@ void *shmem_realloc(void *ptr, size_t size)
     return p;
 }
 
+void *shmem_malloc_with_hints(size_t size, long hints)
+{
+    if (hints & ~(SHMEM_MALLOC_ATOMICS_REMOTE | SHMEM_MALLOC_SIGNAL_REMOTE))
+        shm_fatal("shmem_malloc_with_hints", "hints 0x%lx: unknown bits (known: "
+                  "SHMEM_MALLOC_ATOMICS_REMOTE, SHMEM_MALLOC_SIGNAL_REMOTE)", hints);
+    return shmem_malloc(size); /* every byte of the heap suits every use */
+}
+
 /* Legacy names. */
 void *shmalloc(size_t size) { return shmem_malloc(size); }
 void *shmemalign(size_t alignment, size_t size) { return shmem_align(alignment, size); }

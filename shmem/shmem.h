@@ -152,6 +152,11 @@ SHMEM_API_ void *shmem_malloc(size_t size);
 SHMEM_API_ void *shmem_calloc(size_t count, size_t size);
 SHMEM_API_ void *shmem_align(size_t alignment, size_t size);
 SHMEM_API_ void *shmem_realloc(void *ptr, size_t size);
+/* OpenSHMEM 1.5: hints on how the memory will be used (all memory suits
+ * every use here). */
+#define SHMEM_MALLOC_ATOMICS_REMOTE (1L << 0)
+#define SHMEM_MALLOC_SIGNAL_REMOTE (1L << 1)
+SHMEM_API_ void *shmem_malloc_with_hints(size_t size, long hints);
 SHMEM_API_ void shmem_free(void *ptr);
 SHMEM_API_ void *shmalloc(size_t size) SHMEM_DEPRECATED_;
 SHMEM_API_ void *shmemalign(size_t alignment, size_t size) SHMEM_DEPRECATED_;
@@ -306,6 +311,41 @@ SHMEM_API_ void shmem_ctx_getmem_nbi(shmem_ctx_t ctx, void *dest, const void *so
 SHMEM_AMO_TYPES(SHMEM_DECL_CTX_AMO_)
 SHMEM_EXTENDED_AMO_TYPES(SHMEM_DECL_CTX_AMO_EXT_)
 SHMEM_BITWISE_AMO_TYPES(SHMEM_DECL_CTX_AMO_BIT_)
+
+/* OpenSHMEM 1.5 non-blocking fetching atomics: the old value goes to *fetch
+ * (here before the call returns), with and without a context. */
+#define SHMEM_DECL_AMO_NBI_EXT_(N, T)                                             \
+    SHMEM_API_ void shmem_##N##_atomic_fetch_nbi(T *fetch, const T *source, int pe); \
+    SHMEM_API_ void shmem_##N##_atomic_swap_nbi(T *fetch, T *dest, T value, int pe); \
+    SHMEM_API_ void shmem_ctx_##N##_atomic_fetch_nbi(shmem_ctx_t ctx, T *fetch,   \
+                                                     const T *source, int pe);    \
+    SHMEM_API_ void shmem_ctx_##N##_atomic_swap_nbi(shmem_ctx_t ctx, T *fetch, T *dest, \
+                                                    T value, int pe);
+#define SHMEM_DECL_AMO_NBI_(N, T)                                                 \
+    SHMEM_DECL_AMO_NBI_EXT_(N, T)                                                 \
+    SHMEM_API_ void shmem_##N##_atomic_compare_swap_nbi(T *fetch, T *dest, T cond, \
+                                                        T value, int pe);         \
+    SHMEM_API_ void shmem_##N##_atomic_fetch_inc_nbi(T *fetch, T *dest, int pe);  \
+    SHMEM_API_ void shmem_##N##_atomic_fetch_add_nbi(T *fetch, T *dest, T value, int pe); \
+    SHMEM_API_ void shmem_ctx_##N##_atomic_compare_swap_nbi(shmem_ctx_t ctx, T *fetch, \
+                                                            T *dest, T cond, T value, int pe); \
+    SHMEM_API_ void shmem_ctx_##N##_atomic_fetch_inc_nbi(shmem_ctx_t ctx, T *fetch, T *dest, \
+                                                         int pe);                 \
+    SHMEM_API_ void shmem_ctx_##N##_atomic_fetch_add_nbi(shmem_ctx_t ctx, T *fetch, T *dest, \
+                                                         T value, int pe);
+#define SHMEM_DECL_AMO_NBI_BIT_(N, T)                                             \
+    SHMEM_API_ void shmem_##N##_atomic_fetch_and_nbi(T *fetch, T *dest, T value, int pe); \
+    SHMEM_API_ void shmem_##N##_atomic_fetch_or_nbi(T *fetch, T *dest, T value, int pe); \
+    SHMEM_API_ void shmem_##N##_atomic_fetch_xor_nbi(T *fetch, T *dest, T value, int pe); \
+    SHMEM_API_ void shmem_ctx_##N##_atomic_fetch_and_nbi(shmem_ctx_t ctx, T *fetch, T *dest, \
+                                                         T value, int pe);        \
+    SHMEM_API_ void shmem_ctx_##N##_atomic_fetch_or_nbi(shmem_ctx_t ctx, T *fetch, T *dest, \
+                                                        T value, int pe);         \
+    SHMEM_API_ void shmem_ctx_##N##_atomic_fetch_xor_nbi(shmem_ctx_t ctx, T *fetch, T *dest, \
+                                                         T value, int pe);
+SHMEM_AMO_TYPES(SHMEM_DECL_AMO_NBI_)
+SHMEM_EXTENDED_AMO_TYPES(SHMEM_DECL_AMO_NBI_EXT_)
+SHMEM_BITWISE_AMO_TYPES(SHMEM_DECL_AMO_NBI_BIT_)
 
 /* ------------------------------------------------- ordering and completion */
 

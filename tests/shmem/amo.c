@@ -150,6 +150,40 @@ static void test_extended(int me, int npes)
     shmem_barrier_all();
 }
 
+/* 1.5 non-blocking fetching atomics: counted like the blocking ones, the
+ * old values collected through *fetch after quiet. */
+static long nbi_ctr;
+static unsigned long nbi_bits;
+static void test_nbi(int me, int npes)
+{
+    long f[4] = {-1, -1, -1, -1};
+    unsigned long fb = 1;
+    shmem_ctx_t ctx;
+
+    CHECK(shmem_ctx_create(0, &ctx) == 0, "shmem_ctx_create");
+    for (int pe = 0; pe < npes; pe++) {
+        shmem_long_atomic_fetch_inc_nbi(&f[0], &nbi_ctr, pe);
+        shmem_long_atomic_fetch_add_nbi(&f[1], &nbi_ctr, 2, pe);
+        shmem_ctx_long_atomic_fetch_add_nbi(ctx, &f[2], &nbi_ctr, 3, pe);
+        shmem_ulong_atomic_fetch_or_nbi(&fb, &nbi_bits, 1UL << me, pe);
+        shmem_quiet();
+        for (int k = 0; k < 3; k++)
+            CHECK(f[k] >= 0 && f[k] < 6L * npes, "nbi fetched value %d: %ld", k, f[k]);
+        CHECK(!(fb & (1UL << me)), "fetch_or_nbi: my bit was set already: %#lx", fb);
+    }
+    shmem_ctx_quiet(ctx);
+    shmem_barrier_all();
+    CHECK(nbi_ctr == 6L * npes, "nbi counter %ld, expected %d", nbi_ctr, 6 * npes);
+    CHECK(nbi_bits == (npes >= 64 ? ~0UL : (1UL << npes) - 1), "nbi bits %#lx", nbi_bits);
+    shmem_long_atomic_fetch_nbi(&f[3], &nbi_ctr, (me + 1) % npes);
+    shmem_long_atomic_compare_swap_nbi(&f[0], &nbi_ctr, -5, 0, me); /* no match */
+    shmem_long_atomic_swap_nbi(&f[1], &nbi_ctr, 6L * npes, me);
+    shmem_quiet();
+    CHECK(f[3] == 6L * npes && f[0] == 6L * npes && f[1] == 6L * npes, "nbi fetch/cswap/swap");
+    shmem_ctx_destroy(ctx);
+    shmem_barrier_all();
+}
+
 int main(void)
 {
     int me, npes;
@@ -163,6 +197,7 @@ int main(void)
     SHMEM_BITWISE_AMO_TYPES(RUNB)
     test_tickets(me, npes);
     test_extended(me, npes);
+    test_nbi(me, npes);
     if (me == 0)
         printf("amo: every atomic counted exactly on %d PEs, heap and statics\n", npes);
     shmem_finalize();

@@ -79,7 +79,7 @@ int main(void)
         CHECK(r[1000 + pe] == 'x', "put from PE %d into the heap missing", pe);
     /* exhaustion: NULL on every PE, and the heap still works */
     CHECK(shmem_malloc((size_t)1 << 40) == NULL, "a 1 TiB allocation succeeded");
-    char *again = shmem_malloc(64);
+    char *again = shmem_malloc_with_hints(64, SHMEM_MALLOC_ATOMICS_REMOTE);
     CHECK(again != NULL, "allocation after exhaustion failed");
     shmem_free(again);
     for (int i = 0; i < NOPS; i++)
