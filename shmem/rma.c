@@ -49,6 +49,12 @@ static inline void put_bytes(const char *call, void *dest, const void *src, size
     memcpy(r, src, n);
 }
 
+void shm_put_bytes(const char *call, void *dest, const void *src, size_t nelems, size_t size,
+                   int pe)
+{
+    put_bytes(call, dest, src, nelems, size, pe);
+}
+
 static inline void get_bytes(const char *call, void *dest, const void *src, size_t nelems,
                              size_t size, int pe)
 {

@@ -347,6 +347,49 @@ SHMEM_AMO_TYPES(SHMEM_DECL_AMO_NBI_)
 SHMEM_EXTENDED_AMO_TYPES(SHMEM_DECL_AMO_NBI_EXT_)
 SHMEM_BITWISE_AMO_TYPES(SHMEM_DECL_AMO_NBI_BIT_)
 
+/* ----------------------------------------- put with signal (OpenSHMEM 1.5) */
+
+#define SHMEM_SIGNAL_SET 0
+#define SHMEM_SIGNAL_ADD 1
+#define SHMEM_DECL_PUT_SIGNAL_(N, T)                                              \
+    SHMEM_API_ void shmem_##N##_put_signal(T *dest, const T *source, size_t nelems, \
+                                           uint64_t *sig_addr, uint64_t signal,   \
+                                           int sig_op, int pe);                   \
+    SHMEM_API_ void shmem_##N##_put_signal_nbi(T *dest, const T *source, size_t nelems, \
+                                               uint64_t *sig_addr, uint64_t signal, \
+                                               int sig_op, int pe);               \
+    SHMEM_API_ void shmem_ctx_##N##_put_signal(shmem_ctx_t ctx, T *dest, const T *source, \
+                                               size_t nelems, uint64_t *sig_addr, \
+                                               uint64_t signal, int sig_op, int pe); \
+    SHMEM_API_ void shmem_ctx_##N##_put_signal_nbi(shmem_ctx_t ctx, T *dest,      \
+                                                   const T *source, size_t nelems, \
+                                                   uint64_t *sig_addr, uint64_t signal, \
+                                                   int sig_op, int pe);
+SHMEM_RMA_TYPES(SHMEM_DECL_PUT_SIGNAL_)
+#define SHMEM_DECL_PUT_SIGNAL_SIZE_(S)                                            \
+    SHMEM_API_ void shmem_put##S##_signal(void *dest, const void *source, size_t nelems, \
+                                          uint64_t *sig_addr, uint64_t signal,    \
+                                          int sig_op, int pe);                    \
+    SHMEM_API_ void shmem_put##S##_signal_nbi(void *dest, const void *source,     \
+                                              size_t nelems, uint64_t *sig_addr,  \
+                                              uint64_t signal, int sig_op, int pe); \
+    SHMEM_API_ void shmem_ctx_put##S##_signal(shmem_ctx_t ctx, void *dest,        \
+                                              const void *source, size_t nelems,  \
+                                              uint64_t *sig_addr, uint64_t signal, \
+                                              int sig_op, int pe);                \
+    SHMEM_API_ void shmem_ctx_put##S##_signal_nbi(shmem_ctx_t ctx, void *dest,    \
+                                                  const void *source, size_t nelems, \
+                                                  uint64_t *sig_addr, uint64_t signal, \
+                                                  int sig_op, int pe);
+SHMEM_DECL_PUT_SIGNAL_SIZE_(8)
+SHMEM_DECL_PUT_SIGNAL_SIZE_(16)
+SHMEM_DECL_PUT_SIGNAL_SIZE_(32)
+SHMEM_DECL_PUT_SIGNAL_SIZE_(64)
+SHMEM_DECL_PUT_SIGNAL_SIZE_(128)
+SHMEM_DECL_PUT_SIGNAL_SIZE_(mem)
+SHMEM_API_ uint64_t shmem_signal_fetch(const uint64_t *sig_addr);
+SHMEM_API_ uint64_t shmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_value);
+
 /* ------------------------------------------------- ordering and completion */
 
 SHMEM_API_ void shmem_fence(void);
@@ -527,6 +570,16 @@ SHMEM_API_ void shmem_udcflush_line(void *dest) SHMEM_DEPRECATED_;
 #define SHMEM_C11_iget_7(c, d, s, dst, sst, n, pe) \
     SHMEM_GEN_RMA_(shmem_ctx_, iget, d)(c, d, s, dst, sst, n, pe)
 
+#define SHMEM_C11_put_signal_7(d, s, n, sa, sg, op, pe) \
+    SHMEM_GEN_RMA_(shmem_, put_signal, d)(d, s, n, sa, sg, op, pe)
+#define SHMEM_C11_put_signal_8(c, d, s, n, sa, sg, op, pe) \
+    SHMEM_GEN_RMA_(shmem_ctx_, put_signal, d)(c, d, s, n, sa, sg, op, pe)
+#define SHMEM_C11_put_signal_nbi_7(d, s, n, sa, sg, op, pe) \
+    SHMEM_GEN_RMA_(shmem_, put_signal_nbi, d)(d, s, n, sa, sg, op, pe)
+#define SHMEM_C11_put_signal_nbi_8(c, d, s, n, sa, sg, op, pe) \
+    SHMEM_GEN_RMA_(shmem_ctx_, put_signal_nbi, d)(c, d, s, n, sa, sg, op, pe)
+#define shmem_put_signal(...) SHMEM_C11_(put_signal, __VA_ARGS__)
+#define shmem_put_signal_nbi(...) SHMEM_C11_(put_signal_nbi, __VA_ARGS__)
 #define shmem_put(...) SHMEM_C11_(put, __VA_ARGS__)
 #define shmem_get(...) SHMEM_C11_(get, __VA_ARGS__)
 #define shmem_put_nbi(...) SHMEM_C11_(put_nbi, __VA_ARGS__)

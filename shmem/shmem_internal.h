@@ -113,6 +113,11 @@ void shm_coll_fini(void) __attribute__((weak)) SHM_HIDDEN;
 
 /* ---- the core's own modules ---- */
 
+/* The put of rma.c: nelems elements of `size` bytes from local src to the
+ * symmetric dest on pe, every check included; `call` names the routine. */
+void shm_put_bytes(const char *call, void *dest, const void *src, size_t nelems, size_t size,
+                   int pe) SHM_HIDDEN;
+
 /* The environment (env.c): SHMEM_SYMMETRIC_SIZE, SHMEM_DEBUG, SHMEM_INFO,
  * SHMEM_VERSION (and the SMA_* spellings of SGI SHMEM). */
 typedef struct shm_env {
