@@ -413,6 +413,24 @@ SHMEM_API_ void shmem_quiet(void);
                                            int cmp, T cmp_value);                 \
     SHMEM_API_ size_t shmem_##N##_test_some(T *ivars, size_t nelems, size_t *indices, \
                                             const int *status, int cmp, T cmp_value); \
+    SHMEM_API_ void shmem_##N##_wait_until_all_vector(T *ivars, size_t nelems,    \
+                                                      const int *status, int cmp, \
+                                                      T *cmp_values);             \
+    SHMEM_API_ size_t shmem_##N##_wait_until_any_vector(T *ivars, size_t nelems,  \
+                                                        const int *status, int cmp, \
+                                                        T *cmp_values);           \
+    SHMEM_API_ size_t shmem_##N##_wait_until_some_vector(T *ivars, size_t nelems, \
+                                                         size_t *indices,         \
+                                                         const int *status, int cmp, \
+                                                         T *cmp_values);          \
+    SHMEM_API_ int shmem_##N##_test_all_vector(T *ivars, size_t nelems,           \
+                                               const int *status, int cmp, T *cmp_values); \
+    SHMEM_API_ size_t shmem_##N##_test_any_vector(T *ivars, size_t nelems,        \
+                                                  const int *status, int cmp,     \
+                                                  T *cmp_values);                 \
+    SHMEM_API_ size_t shmem_##N##_test_some_vector(T *ivars, size_t nelems,       \
+                                                   size_t *indices, const int *status, \
+                                                   int cmp, T *cmp_values);       \
     SHMEM_API_ void shmem_##N##_wait(T *ivar, T cmp_value) SHMEM_DEPRECATED_;
 SHMEM_SYNC_TYPES(SHMEM_DECL_SYNC_)
 /* Deprecated untyped (long) forms; the C11 macros below take their names. */
@@ -677,6 +695,18 @@ SHMEM_API_ void shmem_udcflush_line(void *dest) SHMEM_DEPRECATED_;
     SHMEM_GEN_SYNC_(test_any, ivars)(ivars, nelems, status, cmp, value)
 #define shmem_test_some(ivars, nelems, indices, status, cmp, value) \
     SHMEM_GEN_SYNC_(test_some, ivars)(ivars, nelems, indices, status, cmp, value)
+#define shmem_wait_until_all_vector(ivars, nelems, status, cmp, values) \
+    SHMEM_GEN_SYNC_(wait_until_all_vector, ivars)(ivars, nelems, status, cmp, values)
+#define shmem_wait_until_any_vector(ivars, nelems, status, cmp, values) \
+    SHMEM_GEN_SYNC_(wait_until_any_vector, ivars)(ivars, nelems, status, cmp, values)
+#define shmem_wait_until_some_vector(ivars, nelems, indices, status, cmp, values) \
+    SHMEM_GEN_SYNC_(wait_until_some_vector, ivars)(ivars, nelems, indices, status, cmp, values)
+#define shmem_test_all_vector(ivars, nelems, status, cmp, values) \
+    SHMEM_GEN_SYNC_(test_all_vector, ivars)(ivars, nelems, status, cmp, values)
+#define shmem_test_any_vector(ivars, nelems, status, cmp, values) \
+    SHMEM_GEN_SYNC_(test_any_vector, ivars)(ivars, nelems, status, cmp, values)
+#define shmem_test_some_vector(ivars, nelems, indices, status, cmp, values) \
+    SHMEM_GEN_SYNC_(test_some_vector, ivars)(ivars, nelems, indices, status, cmp, values)
 
 #endif /* C11 */
 

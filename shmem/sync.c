@@ -54,6 +54,7 @@ static void check_status(const char *call, const void *ivars, size_t nelems)
         const int *status;                                                       \
         int cmp, mode;                                                           \
         T v;                                                                     \
+        const T *vals; /* the _vector forms: one comparison value each */       \
     } warg_##N;                                                                  \
     /* mode 0: all; 1: any (found = index); 2: some (found = count). */         \
     static int scan_##N(warg_##N *a)                                             \
@@ -63,7 +64,7 @@ static void check_status(const char *call, const void *ivars, size_t nelems)
             if (a->status != NULL && a->status[i] != 0)                          \
                 continue;                                                        \
             live++;                                                              \
-            if (!cmp_##N(&a->ivars[i], a->cmp, a->v)) {                          \
+            if (!cmp_##N(&a->ivars[i], a->cmp, a->vals ? a->vals[i] : a->v)) {   \
                 if (a->mode == 0) return 0;                                      \
                 continue;                                                        \
             }                                                                    \
@@ -106,12 +107,18 @@ static void check_status(const char *call, const void *ivars, size_t nelems)
         return cmp_##N(ivar, cmp, cmp_value);                                    \
     }                                                                            \
     static size_t multi_##N(const char *call, int wait, int mode, T *ivars, size_t nelems, \
-                            size_t *indices, const int *status, int cmp, T v)    \
+                            size_t *indices, const int *status, int cmp, T v,    \
+                            const T *vals)                                       \
     {                                                                            \
         warg_##N a = {.ivars = ivars, .nelems = nelems, .indices = indices,      \
-                      .status = status, .cmp = cmp, .mode = mode, .v = v};       \
+                      .status = status, .cmp = cmp, .mode = mode, .v = v,        \
+                      .vals = vals};                                             \
         check_##N(call, ivars, cmp);                                             \
         check_status(call, ivars, nelems);                                       \
+        if (vals == NULL && mode >= 3 && nelems > 0)                            \
+            shm_fatal(call, "cmp_values is NULL with nelems %zu", nelems);       \
+        mode %= 3;                                                               \
+        a.mode = mode;                                                           \
         if (mode == 2 && indices == NULL && nelems > 0)                          \
             shm_fatal(call, "indices is NULL with nelems %zu", nelems);          \
         a.found = SIZE_MAX;                                                      \
@@ -127,39 +134,79 @@ static void check_status(const char *call, const void *ivars, size_t nelems)
                                     int cmp, T cmp_value)                        \
     {                                                                            \
         multi_##N("shmem_" #N "_wait_until_all", 1, 0, ivars, nelems, NULL, status, cmp, \
-                  cmp_value);                                                    \
+                  cmp_value, NULL);                                                    \
     }                                                                            \
     size_t shmem_##N##_wait_until_any(T *ivars, size_t nelems, const int *status, \
                                       int cmp, T cmp_value)                      \
     {                                                                            \
         return multi_##N("shmem_" #N "_wait_until_any", 1, 1, ivars, nelems, NULL, status, \
-                         cmp, cmp_value);                                        \
+                         cmp, cmp_value, NULL);                                        \
     }                                                                            \
     size_t shmem_##N##_wait_until_some(T *ivars, size_t nelems, size_t *indices, \
                                        const int *status, int cmp, T cmp_value)  \
     {                                                                            \
         return multi_##N("shmem_" #N "_wait_until_some", 1, 2, ivars, nelems, indices, \
-                         status, cmp, cmp_value);                                \
+                         status, cmp, cmp_value, NULL);                                \
     }                                                                            \
     int shmem_##N##_test_all(T *ivars, size_t nelems, const int *status, int cmp, \
                              T cmp_value)                                        \
     {                                                                            \
         return (int)multi_##N("shmem_" #N "_test_all", 0, 0, ivars, nelems, NULL, status, \
-                              cmp, cmp_value);                                   \
+                              cmp, cmp_value, NULL);                                   \
     }                                                                            \
     size_t shmem_##N##_test_any(T *ivars, size_t nelems, const int *status, int cmp, \
                                 T cmp_value)                                     \
     {                                                                            \
         return multi_##N("shmem_" #N "_test_any", 0, 1, ivars, nelems, NULL, status, cmp, \
-                         cmp_value);                                             \
+                         cmp_value, NULL);                                             \
     }                                                                            \
     size_t shmem_##N##_test_some(T *ivars, size_t nelems, size_t *indices,       \
                                  const int *status, int cmp, T cmp_value)        \
     {                                                                            \
         return multi_##N("shmem_" #N "_test_some", 0, 2, ivars, nelems, indices, status, \
-                         cmp, cmp_value);                                        \
+                         cmp, cmp_value, NULL);                                        \
     }
+/* The 1.5 _vector forms: mode + 3 says "compare with vals[i]". */
+#define SYNC_VEC(N, T)                                                           \
+    void shmem_##N##_wait_until_all_vector(T *ivars, size_t nelems, const int *status, \
+                                           int cmp, T *cmp_values)               \
+    {                                                                            \
+        multi_##N("shmem_" #N "_wait_until_all_vector", 1, 3, ivars, nelems, NULL, status, \
+                  cmp, 0, cmp_values);                                           \
+    }                                                                            \
+    size_t shmem_##N##_wait_until_any_vector(T *ivars, size_t nelems, const int *status, \
+                                             int cmp, T *cmp_values)             \
+    {                                                                            \
+        return multi_##N("shmem_" #N "_wait_until_any_vector", 1, 4, ivars, nelems, NULL, \
+                         status, cmp, 0, cmp_values);                            \
+    }                                                                            \
+    size_t shmem_##N##_wait_until_some_vector(T *ivars, size_t nelems, size_t *indices, \
+                                              const int *status, int cmp, T *cmp_values) \
+    {                                                                            \
+        return multi_##N("shmem_" #N "_wait_until_some_vector", 1, 5, ivars, nelems, \
+                         indices, status, cmp, 0, cmp_values);                   \
+    }                                                                            \
+    int shmem_##N##_test_all_vector(T *ivars, size_t nelems, const int *status, int cmp, \
+                                    T *cmp_values)                               \
+    {                                                                            \
+        return (int)multi_##N("shmem_" #N "_test_all_vector", 0, 3, ivars, nelems, NULL, \
+                              status, cmp, 0, cmp_values);                       \
+    }                                                                            \
+    size_t shmem_##N##_test_any_vector(T *ivars, size_t nelems, const int *status, int cmp, \
+                                       T *cmp_values)                            \
+    {                                                                            \
+        return multi_##N("shmem_" #N "_test_any_vector", 0, 4, ivars, nelems, NULL, status, \
+                         cmp, 0, cmp_values);                                    \
+    }                                                                            \
+    size_t shmem_##N##_test_some_vector(T *ivars, size_t nelems, size_t *indices,  \
+                                        const int *status, int cmp, T *cmp_values) \
+    {                                                                            \
+        return multi_##N("shmem_" #N "_test_some_vector", 0, 5, ivars, nelems, indices, \
+                         status, cmp, 0, cmp_values);                            \
+    }
+
 SHMEM_SYNC_TYPES(SYNC)
+SHMEM_SYNC_TYPES(SYNC_VEC)
 
 /* The deprecated long-only functions behind the C11 generic names. */
 #undef shmem_wait_until

@@ -119,6 +119,35 @@ int main(void)
         status[i] = 1;
     CHECK(shmem_long_wait_until_any(flags, 8, status, SHMEM_CMP_EQ, 1) == SIZE_MAX,
           "wait_until_any, all masked");
+    /* the 1.5 _vector forms: one comparison value per element */
+    {
+        long want[8], none[8];
+        shmem_barrier_all();
+        for (int i = 0; i < 8; i++) {
+            want[i] = 100 + i;
+            none[i] = -1;
+        }
+        CHECK(shmem_long_test_any_vector(flags, 8, NULL, SHMEM_CMP_EQ, want) == SIZE_MAX,
+              "test_any_vector before");
+        shmem_barrier_all();
+        if (me == 0)
+            for (int pe = 0; pe < npes; pe++)
+                for (int i = 0; i < 8; i++)
+                    shmem_long_p(&flags[i], 100 + i, pe);
+        shmem_long_wait_until_all_vector(flags, 8, NULL, SHMEM_CMP_EQ, want);
+        CHECK(shmem_long_test_all_vector(flags, 8, NULL, SHMEM_CMP_EQ, want), "test_all_vector");
+        CHECK(shmem_long_wait_until_any_vector(flags, 8, NULL, SHMEM_CMP_EQ, want) < 8,
+              "wait_until_any_vector");
+        CHECK(shmem_long_wait_until_some_vector(flags, 8, idx, NULL, SHMEM_CMP_GE, want) == 8,
+              "wait_until_some_vector");
+        CHECK(shmem_long_test_some_vector(flags, 8, idx, NULL, SHMEM_CMP_EQ, none) == 0,
+              "test_some_vector none");
+        want[2] = 0;
+        CHECK(!shmem_test_all_vector(flags, 8, NULL, SHMEM_CMP_EQ, want), "generic test_all_vector");
+        CHECK(shmem_long_test_any_vector(flags, 8, NULL, SHMEM_CMP_LT, want) == SIZE_MAX,
+              "test_any_vector LT");
+        shmem_barrier_all();
+    }
     if (me == 0)
         printf("wait: ring of %d rounds on statics and heap, test and the array forms on %d "
                "PEs\n", ROUNDS, npes);
