@@ -137,6 +137,7 @@ static void attach_undo(pshm_ctx_t *ctx)
 
     if (ctx->amq != NULL)
         amq_fini(ctx);
+    range_undo(ctx);
     live_fini(ctx);
     if (ctx->region.addr != NULL)
         seg_be_release(&ctx->region, &ctx->cfg);
@@ -243,7 +244,7 @@ static int attach_map(pshm_ctx_t *ctx, const attach_rec_t *recs, uint64_t region
 }
 
 /* Step 4: everyone reports whether mapping worked. */
-static int attach_agree(pshm_ctx_t *ctx, int my_rc)
+int ctx_agree(pshm_ctx_t *ctx, int my_rc, const char *what)
 {
     attach_status_t mine, *all;
     int rc;
@@ -258,7 +259,7 @@ static int attach_agree(pshm_ctx_t *ctx, int my_rc)
     rc = boot_exchange(&ctx->boot, &mine, sizeof mine, all);
     for (int r = 0; rc == 0 && r < ctx->size; r++)
         if (all[r].err < 0)
-            rc = pshm_err(all[r].err, "mapping the segments: rank %d: %s", r, all[r].msg);
+            rc = pshm_err(all[r].err, "%s: rank %d: %s", what, r, all[r].msg);
     free(all);
     return rc;
 }
@@ -359,7 +360,7 @@ int pshm_attach(pshm_ctx_t *ctx, size_t segsize)
     rc = attach_create(ctx, segsize, region_len, recs);
     if (rc < 0)
         goto fail;
-    rc = attach_agree(ctx, attach_map(ctx, recs, region_len));
+    rc = ctx_agree(ctx, attach_map(ctx, recs, region_len), "mapping the segments");
     if (rc < 0)
         goto fail;
 
@@ -445,13 +446,23 @@ void pshm_abort(pshm_ctx_t *ctx, int code)
     if (code == 0 || code == LIVE_DIED_CODE)
         code = 1;
     if (ctx != NULL && ctx == atomic_load(&pshm_live_ctx)) {
-        if (ctx->state == CTX_ATTACHED)
+        int first_rank, first_code;
+        if (ctx->state == CTX_ATTACHED) {
             amq_set_abort(ctx, ctx->rank, code);
+            /* Another rank aborted first (this one is likely reacting to
+             * it): end with its code, so that the job's status is the first
+             * abort's whichever report reaches the launcher first. */
+            if (amq_aborted(ctx, &first_rank, &first_code) && first_rank != ctx->rank &&
+                first_code != LIVE_DIED_CODE && first_code != 0)
+                code = first_code;
+        }
         /* Names not yet removed would outlive the job. */
         if (ctx->segs != NULL && ctx->segs[ctx->nm.node_rank].named)
             seg_be_unlink(&ctx->segs[ctx->nm.node_rank], &ctx->cfg);
         if (ctx->region.named && ctx->region.owner)
             seg_be_unlink(&ctx->region, &ctx->cfg);
+        if (ctx->ranges != NULL && ctx->ranges[ctx->nm.node_rank].named)
+            seg_be_unlink(&ctx->ranges[ctx->nm.node_rank], &ctx->cfg);
         boot_abort(&ctx->boot, code);
     }
     _exit(code & 0xff ? code & 0xff : 1);

@@ -183,6 +183,10 @@ struct pshm_ctx {
     pshm_seginfo_t *seginfo;     /* local_base, owner_base, size */
     intptr_t *seg_delta;         /* local address = owner address + delta */
     seg_obj_t region;            /* the supernode's AM region */
+    /* pshm_attach_range: each process's range, by supernode rank (NULL
+     * until then); mine stays mapped after finalize (the caller's memory). */
+    seg_obj_t *ranges;
+    pshm_seginfo_t *rangeinfo;
 
     /* Liveness of supernode peers (by supernode rank). */
     pid_t *peer_pid;
@@ -209,6 +213,12 @@ struct pshm_ctx {
     pshm_handler_entry_t handlers[PSHM_AM_HANDLER_MAX + 1];
     void *user_data;
 };
+
+/* Collective: every rank reports my_rc (and its message); returns the first
+ * failure of any rank, prefixed with `what`, or 0. */
+int ctx_agree(pshm_ctx_t *ctx, int my_rc, const char *what);
+/* Unmaps the peers' ranges and removes my range's name (range.c). */
+void range_undo(pshm_ctx_t *ctx);
 
 /* Context checks shared by every public call. */
 int ctx_check(const pshm_ctx_t *ctx, int need_state, const char *fn);

@@ -143,6 +143,24 @@ PSHM_API int pshm_segment_info(const pshm_ctx_t *ctx, int rank, pshm_seginfo_t *
 PSHM_API int pshm_translate(const pshm_ctx_t *ctx, int rank, const void *owner_addr,
                             void **local_addr);
 
+/*
+ * Collective over the job, after pshm_attach, at most once per context:
+ * makes this process's memory [addr, addr + len) cross-mapped like the
+ * segment, without moving it. Its bytes are copied into a new shared object
+ * that is then mapped over the same addresses (pointers into the range stay
+ * valid), and every supernode peer maps that object too. addr must be page
+ * aligned and the range mapped read-write; len is rounded up to the page
+ * size; len 0 shares nothing. Each process may give a different range (the
+ * executable's data and bss, for an OpenSHMEM layer). No other thread may
+ * write the range during the call. The range stays mapped, shared-backed,
+ * after pshm_finalize and after a failure (its contents unchanged); a child
+ * of fork() shares it with its parent instead of getting a copy.
+ */
+PSHM_API int pshm_attach_range(pshm_ctx_t *ctx, void *addr, size_t len);
+/* Where `rank`'s range is: local_base in this process, owner_base (its
+ * address in its owner), size (0: none). */
+PSHM_API int pshm_range_info(const pshm_ctx_t *ctx, int rank, pshm_seginfo_t *info);
+
 /* One-sided copies through the cross-mapped segment (owner_addr as above). */
 PSHM_API int pshm_put(pshm_ctx_t *ctx, int rank, void *owner_addr, const void *src, size_t n);
 PSHM_API int pshm_get(pshm_ctx_t *ctx, int rank, void *dst, const void *owner_addr, size_t n);

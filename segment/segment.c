@@ -82,7 +82,7 @@ int seg_make_name(char *out, size_t n, const char *tag, int kind, int index)
     if (!tag || !boot_tag_valid(tag))
         return pshm_err(-EINVAL, "job tag \"%s\" is not valid: expected 1 to %d characters "
                         "of [a-z0-9]", tag ? tag : "(null)", PSHM_TAG_MAX);
-    if ((kind != SEG_KIND_SEGMENT && kind != SEG_KIND_REGION) || index < 0)
+    if ((kind != SEG_KIND_SEGMENT && kind != SEG_KIND_REGION && kind != SEG_KIND_RANGE) || index < 0)
         return pshm_err(-EINVAL, "bad object kind '%c' or index %d", kind, index);
     int len = snprintf(out, n, "pshm.%u.%s.%c%d", (unsigned)geteuid(), tag, kind, index);
     if (len < 0 || (size_t)len >= n)
@@ -704,4 +704,31 @@ int seg_dir_remove_tag(const char *dir, const char *tag)
     }
     closedir(d);
     return count;
+}
+
+int seg_move_over(seg_obj_t *o, void *addr, size_t len)
+{
+    char *body = seg_user_base(o);
+    void *p;
+
+    /* Nothing between the copy and the move may write the range: the
+     * caller's contract (no other thread), and nothing here does. */
+    memcpy(body, addr, len);
+    p = mremap(body, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, addr);
+    if (p == MAP_FAILED)
+        return pshm_err(-errno, "cannot map the shared copy of [%p, +%zu) over the original: "
+                        "mremap: %s", addr, len, strerror(errno));
+    o->len = SEG_HDR_SIZE;
+    return 0;
+}
+
+void seg_range_release(seg_obj_t *o, const pshm_cfg_t *cfg)
+{
+    if (o->addr != NULL && o->len > SEG_HDR_SIZE) {
+        /* The backend unmaps the header page only (SysV's shmdt stops at the
+         * first page too, but munmap of the rest is what frees it here). */
+        munmap(seg_user_base(o), o->len - SEG_HDR_SIZE);
+        o->len = SEG_HDR_SIZE;
+    }
+    seg_be_release(o, cfg);
 }

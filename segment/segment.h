@@ -25,7 +25,7 @@ struct pshm_cfg;
 #define SEG_HDR_SIZE 4096u        /* header page; the usable area follows */
 #define SEG_NAME_MAX 64
 
-enum { SEG_KIND_SEGMENT = 's', SEG_KIND_REGION = 'q' };
+enum { SEG_KIND_SEGMENT = 's', SEG_KIND_REGION = 'q', SEG_KIND_RANGE = 'r' };
 
 /*
  * Header page of every object, written by its creator before anyone else can
@@ -137,6 +137,17 @@ int seg_room_read(const struct pshm_cfg *cfg, seg_room_t *room);
 int seg_max_size_room(const struct pshm_cfg *cfg, int node_size, int host_size,
                       uint64_t reserved, const struct seg_room *room, uint64_t *max, int *err,
                       char *why, size_t whylen);
+/* A caller's range made shared in place (pshm_attach_range): `len` bytes at
+ * `addr` (page aligned, mapped here) are copied into the usable bytes of o,
+ * an object its creator has just created and mapped, and those are then
+ * moved (mremap) over [addr, addr + len), replacing what was mapped there.
+ * Backend-independent: every backend's mapping is a shared mapping that
+ * mremap can move. After it o->addr, o->len cover the header page only (the
+ * moved part is no longer o's to unmap). */
+int seg_move_over(seg_obj_t *o, void *addr, size_t len);
+/* A peer's range object: unmaps the usable bytes (at o->addr + SEG_HDR_SIZE)
+ * and releases the rest. */
+void seg_range_release(seg_obj_t *o, const struct pshm_cfg *cfg);
 /* Largest segment one of `node_size` processes may ask for: GASNET_MAX_SEGSIZE,
  * backing-store room (less `reserved` bytes for the AM region), address space. */
 int seg_max_size(const struct pshm_cfg *cfg, int node_size, int host_size, uint64_t reserved,

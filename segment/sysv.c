@@ -250,11 +250,11 @@ uint64_t seg_be_obj_max(const pshm_cfg_t *cfg)
 
 int seg_be_remove_tag(const pshm_cfg_t *cfg, const char *tag, uint32_t nranks)
 {
-    static const int kinds[] = {SEG_KIND_SEGMENT, SEG_KIND_REGION};
+    static const int kinds[] = {SEG_KIND_SEGMENT, SEG_KIND_REGION, SEG_KIND_RANGE};
     char name[SEG_NAME_MAX];
     int count = 0, rc;
     (void)cfg;
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < (int)PSHM_ARRAY_LEN(kinds); k++) {
         for (uint32_t i = 0; i < nranks; i++) {
             struct shmid_ds ds;
             if ((rc = seg_make_name(name, sizeof name, tag, kinds[k], (int)i)) < 0) return rc;

@@ -89,6 +89,7 @@ expect_error "unknown shared-memory backend" --enable-pshm-foo
 expect_error "/nonexistent/mpicc" --with-mpi=/nonexistent/mpicc
 expect_error "/nonexistent" CC=/nonexistent
 expect_error "no-such-compiler-x" CC=no-such-compiler-x
+expect_error "--enable-shmem=maybe" --enable-shmem=maybe
 sum_before=$(cat config.h Makefile | cksum)
 out=$(CC=/nonexistent/cc "$shell" ./configure 2>&1)
 rc=$?
@@ -139,6 +140,15 @@ else
 fi
 run --without-mpi
 [ $rc -eq 0 ] && has config.h '#define PSHM_HAVE_MPI 0' || fail "--without-mpi: $out"
+# --- the OpenSHMEM layer: built by default, left out on request
+run
+[ $rc -eq 0 ] && has Makefile 'SHMEM := yes' || fail "default: $out"
+for f in --disable-shmem --enable-shmem=no; do
+  run $f
+  [ $rc -eq 0 ] && has Makefile 'SHMEM := no' || fail "$f: $out"
+done
+run --enable-shmem=yes
+[ $rc -eq 0 ] && has Makefile 'SHMEM := yes' || fail "--enable-shmem=yes: $out"
 run --help
 [ $rc -eq 0 ] && printf '%s\n' "$out" | grep -q -- '--enable-pshm-sysv' || fail "--help: rc=$rc: $out"
 echo "ok: --enable-pshm-file, --disable-pshm --enable-debug, --without-mpi, --help"

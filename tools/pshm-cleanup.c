@@ -135,7 +135,8 @@ static void print_obj(const char *status, const char *type, uid_t owner, const s
                  cstate == CREATOR_UNKNOWN ? "?" : cstate == CREATOR_ALIVE ? "alive" : "dead");
     print_header();
     printf("%-12s %-5s %-7s %-8s %9s %5s %-16s %4d %-12s %s%s%s\n", status, type,
-           m->kind == SEG_KIND_REGION ? "region" : "segment", user_name(owner, user, sizeof user),
+           m->kind == SEG_KIND_REGION ? "region" : m->kind == SEG_KIND_RANGE ? "range" : "segment",
+           user_name(owner, user, sizeof user),
            pshm_fmt_size(size, sizeof size, m->len), age, m->tag, (int)m->rank, creator, shown,
            note ? "  " : "", note ? note : "");
 }
@@ -166,7 +167,7 @@ static const char *meta_problem(const seg_meta_t *m)
 {
     if (memcmp(m->magic, SEG_MAGIC, sizeof m->magic)) return "not a pshm object: no pshm header";
     if (m->version != SEG_META_VERSION) return "pshm header of another version: left alone";
-    if (m->kind != SEG_KIND_SEGMENT && m->kind != SEG_KIND_REGION)
+    if (m->kind != SEG_KIND_SEGMENT && m->kind != SEG_KIND_REGION && m->kind != SEG_KIND_RANGE)
         return "pshm header with an unknown kind: left alone";
     if (strnlen(m->tag, sizeof m->tag) >= sizeof m->tag || !boot_tag_valid(m->tag))
         return "pshm header with a bad job tag: left alone";

@@ -1,0 +1,108 @@
+/*
+ * env.c - the layer's environment variables, strictly parsed: a value that
+ * is not understood ends the job with a message naming the variable, never a
+ * silent default.
+ */
+#include "shmem_internal.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* Largest symmetric heap accepted (the machine's limits are pshm's to tell). */
+#define HEAP_MAX ((uint64_t)1 << 40)
+
+/* The value of NAME, else of its SGI spelling (SMA_*), else NULL; `used`
+ * receives the name found. */
+static const char *get2(const char *name, const char *sma, const char **used)
+{
+    const char *v = getenv(name);
+    *used = name;
+    if (v == NULL && (v = getenv(sma)) != NULL)
+        *used = sma;
+    return v;
+}
+
+/* "<digits>[K|M|G|T][B|iB]", powers of 1024, no sign, no overflow. */
+static int parse_size(const char *s, uint64_t *out)
+{
+    uint64_t v = 0, mul = 1;
+    const char *p = s;
+
+    if (*p < '0' || *p > '9')
+        return -1;
+    for (; *p >= '0' && *p <= '9'; p++) {
+        if (v > (UINT64_MAX - (uint64_t)(*p - '0')) / 10)
+            return -1;
+        v = v * 10 + (uint64_t)(*p - '0');
+    }
+    switch (*p) {
+    case 'k': case 'K': mul = 1ull << 10; p++; break;
+    case 'm': case 'M': mul = 1ull << 20; p++; break;
+    case 'g': case 'G': mul = 1ull << 30; p++; break;
+    case 't': case 'T': mul = 1ull << 40; p++; break;
+    default: break;
+    }
+    if (mul > 1 && (strcmp(p, "B") == 0 || strcmp(p, "iB") == 0 || strcmp(p, "b") == 0))
+        p += strlen(p);
+    if (*p != '\0' || (mul > 1 && v > UINT64_MAX / mul))
+        return -1;
+    *out = v * mul;
+    return 0;
+}
+
+/* The specification's flags take any value; "0", "no", "false", "off" (and
+ * the empty string) are read as off, so that a script can turn one off. */
+static int parse_flag(const char *v)
+{
+    static const char *const off[] = {"", "0", "no", "false", "off", "n"};
+    if (v == NULL)
+        return 0;
+    for (size_t i = 0; i < sizeof off / sizeof off[0]; i++)
+        if (strcasecmp(v, off[i]) == 0)
+            return 0;
+    return 1;
+}
+
+void shm_env_load(shm_env_t *env)
+{
+    const char *name, *v;
+    uint64_t size;
+
+    memset(env, 0, sizeof *env);
+    env->heap_size = SHM_HEAP_DEFAULT;
+    v = get2("SHMEM_SYMMETRIC_SIZE", "SMA_SYMMETRIC_SIZE", &name);
+    if (v != NULL) {
+        if (parse_size(v, &size) < 0 || size == 0 || size > HEAP_MAX)
+            shm_fatal("shmem_init", "%s='%s' is not a heap size: give bytes from 1 to 1T, "
+                      "with an optional K, M, G or T suffix (powers of 1024), e.g. 512M",
+                      name, v);
+        env->heap_size = (size_t)size;
+        env->heap_set = 1;
+    }
+    env->debug = parse_flag(get2("SHMEM_DEBUG", "SMA_DEBUG", &name));
+    env->info = parse_flag(get2("SHMEM_INFO", "SMA_INFO", &name));
+    env->version = parse_flag(get2("SHMEM_VERSION", "SMA_VERSION", &name));
+}
+
+void shm_env_print(const shm_env_t *env)
+{
+    if (env->version || env->info)
+        printf("%s, OpenSHMEM %d.%d, over pshm %s\n", SHMEM_VENDOR_STRING,
+               SHMEM_MAJOR_VERSION, SHMEM_MINOR_VERSION, pshm_version());
+    if (!env->info)
+        return;
+    printf("The environment variables of this OpenSHMEM implementation:\n"
+           "  SHMEM_SYMMETRIC_SIZE  symmetric heap bytes per PE, K/M/G/T suffixes "
+           "(default 128M, less if the machine cannot give it): %zu%s\n"
+           "  SHMEM_DEBUG           extra argument checks (any value but 0/no/false/off): %s\n"
+           "  SHMEM_INFO            print this at start-up: yes\n"
+           "  SHMEM_VERSION         print the library version at start-up: %s\n"
+           "  (SMA_SYMMETRIC_SIZE, SMA_DEBUG, SMA_INFO and SMA_VERSION are read when the\n"
+           "   SHMEM_ name is unset; pshm's own variables are listed by pshm-info.)\n",
+           env->heap_size, env->heap_set ? "" : " (default)", env->debug ? "on" : "off",
+           env->version ? "yes" : "no");
+    fflush(stdout);
+}

@@ -1,0 +1,241 @@
+/*
+ * heap.c - the symmetric heap's allocator.
+ *
+ * Every PE runs the same allocator over the same bytes with the same calls
+ * (the allocation routines are collective), so the same call sequence gives
+ * the same offsets everywhere: no communication is needed to agree on them.
+ * First fit over an address-ordered list of blocks kept in private memory
+ * (the heap itself holds only user data); neighbours merge on free.
+ * Each allocation ends with a barrier: after it returns on any PE, the
+ * object exists on every PE. shmem_free begins with one: nobody still uses
+ * the object when it goes.
+ */
+#include "shmem_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Alignment of every block: a cache line, so that separate objects never
+ * share one (false sharing between PEs' flags costs more than the bytes). */
+#define HEAP_ALIGN 64u
+
+typedef struct blk {
+    struct blk *next, *prev;
+    size_t off, size;     /* bytes from the heap's start; size of the block */
+    int used;
+} blk_t;
+
+static struct {
+    char *base;
+    size_t size;
+    blk_t *head;
+} heap;
+
+static blk_t *blk_new(size_t off, size_t size, int used)
+{
+    blk_t *b = calloc(1, sizeof *b);
+    if (b == NULL)
+        shm_fatal("shmem_malloc", "out of private memory for the heap's bookkeeping");
+    b->off = off;
+    b->size = size;
+    b->used = used;
+    return b;
+}
+
+void shm_heap_init(void *base, size_t size)
+{
+    heap.base = base;
+    heap.size = size & ~(size_t)(HEAP_ALIGN - 1);
+    heap.head = blk_new(0, heap.size, 0);
+}
+
+void shm_heap_fini(void)
+{
+    for (blk_t *b = heap.head, *n; b != NULL; b = n) {
+        n = b->next;
+        free(b);
+    }
+    memset(&heap, 0, sizeof heap);
+}
+
+/* Splits `size` bytes off the front of free block b (and a pad before it,
+ * to reach `align`); returns the used block. */
+static blk_t *carve(blk_t *b, size_t pad, size_t size)
+{
+    if (pad > 0) {
+        blk_t *f = blk_new(b->off, pad, 0);
+        f->prev = b->prev;
+        f->next = b;
+        if (b->prev) b->prev->next = f; else heap.head = f;
+        b->prev = f;
+        b->off += pad;
+        b->size -= pad;
+    }
+    if (b->size > size) {
+        blk_t *rest = blk_new(b->off + size, b->size - size, 0);
+        rest->next = b->next;
+        rest->prev = b;
+        if (b->next) b->next->prev = rest;
+        b->next = rest;
+        b->size = size;
+    }
+    b->used = 1;
+    return b;
+}
+
+static size_t round_size(size_t size)
+{
+    return (size + HEAP_ALIGN - 1) & ~(size_t)(HEAP_ALIGN - 1);
+}
+
+/* First fit; NULL if no block is large enough. align: power of two. */
+static void *heap_alloc(size_t size, size_t align)
+{
+    size = round_size(size);
+    for (blk_t *b = heap.head; b != NULL; b = b->next) {
+        size_t pad;
+        if (b->used)
+            continue;
+        pad = (align - ((uintptr_t)(heap.base + b->off) & (align - 1))) & (align - 1);
+        if (b->size >= pad && b->size - pad >= size)
+            return heap.base + carve(b, pad, size)->off;
+    }
+    return NULL;
+}
+
+static blk_t *find(const char *call, void *ptr)
+{
+    uintptr_t off = (uintptr_t)ptr - (uintptr_t)heap.base;
+
+    if (off < heap.size)
+        for (blk_t *b = heap.head; b != NULL && b->off <= off; b = b->next)
+            if (b->off == off && b->used)
+                return b;
+    shm_fatal(call, "%p was not returned by shmem_malloc, shmem_calloc, shmem_align or "
+              "shmem_realloc, or was freed already", ptr);
+}
+
+/* Merges free block b with free neighbours. */
+static void coalesce(blk_t *b)
+{
+    blk_t *n = b->next, *p = b->prev;
+
+    if (n != NULL && !n->used) {
+        b->size += n->size;
+        b->next = n->next;
+        if (n->next) n->next->prev = b;
+        free(n);
+    }
+    if (p != NULL && !p->used) {
+        p->size += b->size;
+        p->next = b->next;
+        if (b->next) b->next->prev = p;
+        free(b);
+    }
+}
+
+static void release(blk_t *b)
+{
+    b->used = 0;
+    coalesce(b);
+}
+
+void *shmem_align(size_t alignment, size_t size)
+{
+    void *p = NULL;
+
+    shm_check_init("shmem_align");
+    if (alignment == 0 || (alignment & (alignment - 1)) != 0)
+        shm_fatal("shmem_align", "alignment %zu is not a power of two", alignment);
+    if (size > 0 && size <= heap.size)
+        p = heap_alloc(size, alignment < HEAP_ALIGN ? HEAP_ALIGN : alignment);
+    shm_barrier();
+    return p;
+}
+
+void *shmem_malloc(size_t size)
+{
+    void *p = NULL;
+
+    shm_check_init("shmem_malloc");
+    if (size > 0 && size <= heap.size)
+        p = heap_alloc(size, HEAP_ALIGN);
+    shm_barrier();
+    return p;
+}
+
+void *shmem_calloc(size_t count, size_t size)
+{
+    void *p = NULL;
+
+    shm_check_init("shmem_calloc");
+    if (count > 0 && size > 0 && count <= heap.size / size) {
+        p = heap_alloc(count * size, HEAP_ALIGN);
+        if (p != NULL)
+            memset(p, 0, count * size);
+    }
+    shm_barrier();
+    return p;
+}
+
+void shmem_free(void *ptr)
+{
+    shm_check_init("shmem_free");
+    shm_barrier();
+    if (ptr != NULL)
+        release(find("shmem_free", ptr));
+}
+
+void *shmem_realloc(void *ptr, size_t size)
+{
+    blk_t *b;
+    void *p = NULL;
+
+    shm_check_init("shmem_realloc");
+    if (ptr == NULL)
+        return shmem_malloc(size);
+    /* No PE may still read the old object while it moves. */
+    shm_barrier();
+    b = find("shmem_realloc", ptr);
+    if (size == 0) {
+        release(b);
+        return NULL;
+    }
+    if (size <= heap.size) {
+        size_t need = round_size(size), old = b->size;
+        blk_t *n = b->next;
+        if (need <= old) {
+            p = ptr; /* shrinking keeps the block: simple and deterministic */
+        } else if (n != NULL && !n->used && old + n->size >= need) {
+            /* Grow in place into the free neighbour. */
+            n->off = b->off + need;
+            n->size -= need - old;
+            b->size = need;
+            if (n->size == 0) {
+                b->next = n->next;
+                if (n->next) n->next->prev = b;
+                free(n);
+            }
+            p = ptr;
+        } else if ((p = heap_alloc(size, HEAP_ALIGN)) != NULL) {
+            memcpy(p, ptr, old);
+            release(find("shmem_realloc", ptr));
+        }
+    }
+    shm_barrier();
+    return p;
+}
+
+void *shmem_malloc_with_hints(size_t size, long hints)
+{
+    if (hints & ~(SHMEM_MALLOC_ATOMICS_REMOTE | SHMEM_MALLOC_SIGNAL_REMOTE))
+        shm_fatal("shmem_malloc_with_hints", "hints 0x%lx: unknown bits (known: "
+                  "SHMEM_MALLOC_ATOMICS_REMOTE, SHMEM_MALLOC_SIGNAL_REMOTE)", hints);
+    return shmem_malloc(size); /* every byte of the heap suits every use */
+}
+
+/* Legacy names. */
+void *shmalloc(size_t size) { return shmem_malloc(size); }
+void *shmemalign(size_t alignment, size_t size) { return shmem_align(alignment, size); }
+void *shrealloc(void *ptr, size_t size) { return shmem_realloc(ptr, size); }
+void shfree(void *ptr) { shmem_free(ptr); }

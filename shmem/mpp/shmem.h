@@ -1,0 +1,2 @@
+/* mpp/shmem.h - the include path of SGI SHMEM programs. */
+#include "../shmem.h"

@@ -1,0 +1,45 @@
+/*
+ * order.c - shmem_fence, shmem_quiet and the cache routines (no-ops).
+ *
+ * Every put, get and atomic of this layer is a load, store, memcpy or atomic
+ * instruction on memory this process has mapped, finished when the call
+ * returns; what remains is the order in which other PEs see the stores.
+ *
+ * x86-64 (TSO): ordinary stores become visible in program order, but a
+ * store may wait in the store buffer after a later load has been served, and
+ * the non-temporal stores glibc's memcpy uses for large copies are weakly
+ * ordered. The compiler may also reorder or merge plain stores across calls
+ * it can see through. Hence:
+ *   fence: a release fence (stops the compiler; free on TSO) plus SFENCE,
+ *          which orders any non-temporal stores before later stores: puts
+ *          to a PE arrive before the puts that follow the fence.
+ *   quiet: a sequentially consistent fence (MFENCE or a locked instruction):
+ *          every earlier store is globally visible before any later load or
+ *          store, so a flag put after quiet is never seen before the data,
+ *          and a get after quiet cannot be served ahead of an earlier put.
+ * Other architectures get the same from the C11 fences alone.
+ */
+#include "shmem_internal.h"
+
+#include <stdatomic.h>
+
+void shmem_fence(void)
+{
+    atomic_thread_fence(memory_order_release);
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_sfence();
+#endif
+}
+
+void shmem_quiet(void)
+{
+    atomic_thread_fence(memory_order_seq_cst);
+}
+
+/* Cache management: memory is coherent here; kept for old programs. */
+void shmem_clear_cache_inv(void) {}
+void shmem_set_cache_inv(void) {}
+void shmem_clear_cache_line_inv(void *dest) { (void)dest; }
+void shmem_set_cache_line_inv(void *dest) { (void)dest; }
+void shmem_udcflush(void) {}
+void shmem_udcflush_line(void *dest) { (void)dest; }

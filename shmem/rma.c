@@ -1,0 +1,195 @@
+/*
+ * rma.c - put and get, every form: typed, sized, memory, single element,
+ * strided, non-blocking. All are copies between this process's memory and
+ * the target PE's copy of the symmetric object, mapped here; the
+ * non-blocking forms are complete on return too (quiet then has nothing
+ * left to wait for but the ordering of the stores, see order.c).
+ *
+ * A zero-length transfer returns before any address check (specification).
+ * The symmetric range is checked in every build (one compare more than a
+ * single element): a bad address ends this job, never reaches another
+ * process's memory. SHMEM_DEBUG adds the NULL and overlap checks.
+ */
+#include "shmem_internal.h"
+
+#include <string.h>
+
+static void debug_checks(const char *call, void *dest, const void *src, size_t n,
+                         const void *remote)
+{
+    shm_check_null(call, "dest", dest, n);
+    shm_check_null(call, "source", src, n);
+    /* A copy within one process's memory must not overlap itself. */
+    if ((const char *)dest < (const char *)remote + n && (const char *)remote < (const char *)dest + n &&
+        dest != remote)
+        shm_fatal(call, "source [%p, +%zu) and dest [%p, +%zu) overlap", src, n, dest, n);
+}
+
+/* nelems * size, which must not wrap (a wrapped count would pass the range
+ * check and copy the wrong amount). */
+static inline size_t count_bytes(const char *call, size_t nelems, size_t size)
+{
+    if (SHM_UNLIKELY(nelems > SIZE_MAX / size))
+        shm_fatal(call, "nelems %zu of %zu bytes each is more than the address space", nelems,
+                  size);
+    return nelems * size;
+}
+
+static inline void put_bytes(const char *call, void *dest, const void *src, size_t nelems,
+                             size_t size, int pe)
+{
+    size_t n = count_bytes(call, nelems, size);
+    void *r;
+
+    if (n == 0)
+        return;
+    r = shm_remote_range(call, dest, n, pe);
+    if (SHM_UNLIKELY(shm_sym.debug))
+        debug_checks(call, r, src, n, src);
+    memcpy(r, src, n);
+}
+
+void shm_put_bytes(const char *call, void *dest, const void *src, size_t nelems, size_t size,
+                   int pe)
+{
+    put_bytes(call, dest, src, nelems, size, pe);
+}
+
+static inline void get_bytes(const char *call, void *dest, const void *src, size_t nelems,
+                             size_t size, int pe)
+{
+    size_t n = count_bytes(call, nelems, size);
+    const void *r;
+
+    if (n == 0)
+        return;
+    r = shm_remote_range(call, src, n, pe);
+    if (SHM_UNLIKELY(shm_sym.debug))
+        debug_checks(call, dest, r, n, r);
+    memcpy(dest, r, n);
+}
+
+/* Strided copy of n elements of `size` bytes; strides in elements. The
+ * first and last remote element bound the remote range. */
+static void strided(const char *call, int is_put, void *dest, const void *src, ptrdiff_t dst,
+                    ptrdiff_t sst, size_t n, size_t size, int pe)
+{
+    ptrdiff_t rst = is_put ? dst : sst;
+    size_t arst = rst < 0 ? (size_t)0 - (size_t)rst : (size_t)rst;
+    const char *sym = is_put ? (const char *)dest : (const char *)src, *lo, *hi;
+    char *r;
+
+    if (n == 0)
+        return;
+    /* (n - 1) * stride * size must fit a ptrdiff_t: no wrapped span. */
+    if (SHM_UNLIKELY(n > (size_t)PTRDIFF_MAX / size ||
+                     (arst != 0 && arst > (size_t)PTRDIFF_MAX / size / n)))
+        shm_fatal(call, "nelems %zu with stride %td of %zu-byte elements spans more than the "
+                  "address space", n, rst, size);
+    lo = sym;
+    hi = sym + (ptrdiff_t)(n - 1) * rst * (ptrdiff_t)size;
+    if (hi < lo) {
+        const char *t = lo;
+        lo = hi;
+        hi = t;
+    }
+    r = (char *)shm_remote_range(call, lo, (size_t)(hi - lo) + size, pe) + (sym - lo);
+    if (SHM_UNLIKELY(shm_sym.debug)) {
+        shm_check_null(call, "dest", dest, n);
+        shm_check_null(call, "source", src, n);
+    }
+    if (is_put) {
+        const char *s = src;
+        for (size_t i = 0; i < n; i++, r += dst * (ptrdiff_t)size, s += sst * (ptrdiff_t)size)
+            memcpy(r, s, size);
+    } else {
+        char *d = dest;
+        for (size_t i = 0; i < n; i++, d += dst * (ptrdiff_t)size, r += sst * (ptrdiff_t)size)
+            memcpy(d, r, size);
+    }
+}
+
+/* Single elements: one store or load through a volatile pointer, so that the
+ * access is one instruction of the element's width, never split or merged. */
+#define RMA_TYPED(N, T)                                                          \
+    void shmem_##N##_put(T *dest, const T *source, size_t nelems, int pe)        \
+    {                                                                            \
+        put_bytes("shmem_" #N "_put", dest, source, nelems, sizeof(T), pe);     \
+    }                                                                            \
+    void shmem_##N##_get(T *dest, const T *source, size_t nelems, int pe)        \
+    {                                                                            \
+        get_bytes("shmem_" #N "_get", dest, source, nelems, sizeof(T), pe);     \
+    }                                                                            \
+    void shmem_##N##_put_nbi(T *dest, const T *source, size_t nelems, int pe)    \
+    {                                                                            \
+        put_bytes("shmem_" #N "_put_nbi", dest, source, nelems, sizeof(T), pe); \
+    }                                                                            \
+    void shmem_##N##_get_nbi(T *dest, const T *source, size_t nelems, int pe)    \
+    {                                                                            \
+        get_bytes("shmem_" #N "_get_nbi", dest, source, nelems, sizeof(T), pe); \
+    }                                                                            \
+    void shmem_##N##_p(T *dest, T value, int pe)                                 \
+    {                                                                            \
+        *(volatile T *)shm_at("shmem_" #N "_p", dest, pe) = value;               \
+    }                                                                            \
+    T shmem_##N##_g(const T *source, int pe)                                     \
+    {                                                                            \
+        return *(volatile T *)shm_at("shmem_" #N "_g", source, pe);              \
+    }                                                                            \
+    void shmem_##N##_iput(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, \
+                          size_t nelems, int pe)                                 \
+    {                                                                            \
+        strided("shmem_" #N "_iput", 1, dest, source, dst, sst, nelems, sizeof(T), pe); \
+    }                                                                            \
+    void shmem_##N##_iget(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, \
+                          size_t nelems, int pe)                                 \
+    {                                                                            \
+        strided("shmem_" #N "_iget", 0, dest, source, dst, sst, nelems, sizeof(T), pe); \
+    }
+SHMEM_RMA_TYPES(RMA_TYPED)
+
+#define RMA_SIZED(S)                                                             \
+    void shmem_put##S(void *dest, const void *source, size_t nelems, int pe)     \
+    {                                                                            \
+        put_bytes("shmem_put" #S, dest, source, nelems, S / 8, pe);           \
+    }                                                                            \
+    void shmem_get##S(void *dest, const void *source, size_t nelems, int pe)     \
+    {                                                                            \
+        get_bytes("shmem_get" #S, dest, source, nelems, S / 8, pe);           \
+    }                                                                            \
+    void shmem_put##S##_nbi(void *dest, const void *source, size_t nelems, int pe) \
+    {                                                                            \
+        put_bytes("shmem_put" #S "_nbi", dest, source, nelems, S / 8, pe);    \
+    }                                                                            \
+    void shmem_get##S##_nbi(void *dest, const void *source, size_t nelems, int pe) \
+    {                                                                            \
+        get_bytes("shmem_get" #S "_nbi", dest, source, nelems, S / 8, pe);    \
+    }                                                                            \
+    void shmem_iput##S(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, \
+                       size_t nelems, int pe)                                    \
+    {                                                                            \
+        strided("shmem_iput" #S, 1, dest, source, dst, sst, nelems, S / 8, pe);  \
+    }                                                                            \
+    void shmem_iget##S(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, \
+                       size_t nelems, int pe)                                    \
+    {                                                                            \
+        strided("shmem_iget" #S, 0, dest, source, dst, sst, nelems, S / 8, pe);  \
+    }
+SHMEM_RMA_SIZES(RMA_SIZED)
+
+void shmem_putmem(void *dest, const void *source, size_t nelems, int pe)
+{
+    put_bytes("shmem_putmem", dest, source, nelems, 1, pe);
+}
+void shmem_getmem(void *dest, const void *source, size_t nelems, int pe)
+{
+    get_bytes("shmem_getmem", dest, source, nelems, 1, pe);
+}
+void shmem_putmem_nbi(void *dest, const void *source, size_t nelems, int pe)
+{
+    put_bytes("shmem_putmem_nbi", dest, source, nelems, 1, pe);
+}
+void shmem_getmem_nbi(void *dest, const void *source, size_t nelems, int pe)
+{
+    get_bytes("shmem_getmem_nbi", dest, source, nelems, 1, pe);
+}

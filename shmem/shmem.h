@@ -1,0 +1,713 @@
+/*
+ * shmem.h - OpenSHMEM 1.4 (and the names 1.5 adds to it) over pshm.
+ *
+ * Every typed name of the specification is declared through the type lists
+ * below (SHMEM_*_TYPES), so that each family is one line per operation and no
+ * type can be forgotten in one family but not another. The C11 type-generic
+ * forms follow at the end; deprecated names are declared too, as programs
+ * written against OpenSHMEM 1.0-1.3 still use them.
+ */
+#ifndef PSHMEM_SHMEM_H
+#define PSHMEM_SHMEM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#if !defined(__cplusplus) && !defined(__STDC_NO_COMPLEX__)
+#include <complex.h>
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__)
+#define SHMEM_API_ __attribute__((visibility("default")))
+#define SHMEM_NORETURN_ __attribute__((noreturn))
+#define SHMEM_DEPRECATED_
+#else
+#define SHMEM_API_
+#define SHMEM_NORETURN_
+#define SHMEM_DEPRECATED_
+#endif
+
+/* ------------------------------------------------------------ constants */
+
+#define SHMEM_MAJOR_VERSION 1
+#define SHMEM_MINOR_VERSION 4
+#define SHMEM_MAX_NAME_LEN 256
+#define SHMEM_VENDOR_STRING "pshm OpenSHMEM"
+#define _SHMEM_MAJOR_VERSION SHMEM_MAJOR_VERSION
+#define _SHMEM_MINOR_VERSION SHMEM_MINOR_VERSION
+#define _SHMEM_MAX_NAME_LEN SHMEM_MAX_NAME_LEN
+#define _SHMEM_VENDOR_STRING SHMEM_VENDOR_STRING
+
+/* pSync arrays: SHMEM_SYNC_SIZE longs is enough for any collective. */
+#define SHMEM_SYNC_VALUE 0L
+#define SHMEM_BARRIER_SYNC_SIZE 64
+#define SHMEM_BCAST_SYNC_SIZE 64
+#define SHMEM_COLLECT_SYNC_SIZE 64
+#define SHMEM_REDUCE_SYNC_SIZE 64
+#define SHMEM_ALLTOALL_SYNC_SIZE 64
+#define SHMEM_ALLTOALLS_SYNC_SIZE 64
+#define SHMEM_SYNC_SIZE 64
+#define SHMEM_REDUCE_MIN_WRKDATA_SIZE 16
+#define _SHMEM_SYNC_VALUE SHMEM_SYNC_VALUE
+#define _SHMEM_BARRIER_SYNC_SIZE SHMEM_BARRIER_SYNC_SIZE
+#define _SHMEM_BCAST_SYNC_SIZE SHMEM_BCAST_SYNC_SIZE
+#define _SHMEM_COLLECT_SYNC_SIZE SHMEM_COLLECT_SYNC_SIZE
+#define _SHMEM_REDUCE_SYNC_SIZE SHMEM_REDUCE_SYNC_SIZE
+#define _SHMEM_ALLTOALL_SYNC_SIZE SHMEM_ALLTOALL_SYNC_SIZE
+#define _SHMEM_ALLTOALLS_SYNC_SIZE SHMEM_ALLTOALLS_SYNC_SIZE
+#define _SHMEM_SYNC_SIZE SHMEM_SYNC_SIZE
+#define _SHMEM_REDUCE_MIN_WRKDATA_SIZE SHMEM_REDUCE_MIN_WRKDATA_SIZE
+
+#define SHMEM_CMP_EQ 0
+#define SHMEM_CMP_NE 1
+#define SHMEM_CMP_GT 2
+#define SHMEM_CMP_GE 3
+#define SHMEM_CMP_LT 4
+#define SHMEM_CMP_LE 5
+#define _SHMEM_CMP_EQ SHMEM_CMP_EQ
+#define _SHMEM_CMP_NE SHMEM_CMP_NE
+#define _SHMEM_CMP_GT SHMEM_CMP_GT
+#define _SHMEM_CMP_GE SHMEM_CMP_GE
+#define _SHMEM_CMP_LT SHMEM_CMP_LT
+#define _SHMEM_CMP_LE SHMEM_CMP_LE
+
+#define SHMEM_THREAD_SINGLE 0
+#define SHMEM_THREAD_FUNNELED 1
+#define SHMEM_THREAD_SERIALIZED 2
+#define SHMEM_THREAD_MULTIPLE 3
+
+/* -------------------------------------------------------------- type lists */
+
+/* X(NAME, TYPE) for each standard RMA type (OpenSHMEM 1.4, table 5). */
+#define SHMEM_RMA_TYPES(X)                                                        \
+    X(float, float) X(double, double) X(longdouble, long double) X(char, char)    \
+    X(schar, signed char) X(short, short) X(int, int) X(long, long)               \
+    X(longlong, long long) X(uchar, unsigned char) X(ushort, unsigned short)      \
+    X(uint, unsigned int) X(ulong, unsigned long) X(ulonglong, unsigned long long) \
+    X(int8, int8_t) X(int16, int16_t) X(int32, int32_t) X(int64, int64_t)         \
+    X(uint8, uint8_t) X(uint16, uint16_t) X(uint32, uint32_t) X(uint64, uint64_t) \
+    X(size, size_t) X(ptrdiff, ptrdiff_t)
+
+/* Standard AMO types (table 6): every atomic. */
+#define SHMEM_AMO_TYPES(X)                                                        \
+    X(int, int) X(long, long) X(longlong, long long) X(uint, unsigned int)        \
+    X(ulong, unsigned long) X(ulonglong, unsigned long long) X(int32, int32_t)    \
+    X(int64, int64_t) X(uint32, uint32_t) X(uint64, uint64_t) X(size, size_t)     \
+    X(ptrdiff, ptrdiff_t)
+/* Extended AMO types: fetch, set, swap also on these. */
+#define SHMEM_EXTENDED_AMO_TYPES(X) X(float, float) X(double, double)
+/* Bitwise AMO types (table 7). */
+#define SHMEM_BITWISE_AMO_TYPES(X)                                                \
+    X(uint, unsigned int) X(ulong, unsigned long) X(ulonglong, unsigned long long) \
+    X(int32, int32_t) X(int64, int64_t) X(uint32, uint32_t) X(uint64, uint64_t)
+/* Point-to-point synchronization types (table 9). */
+#define SHMEM_SYNC_TYPES(X)                                                       \
+    X(short, short) X(int, int) X(long, long) X(longlong, long long)              \
+    X(ushort, unsigned short) X(uint, unsigned int) X(ulong, unsigned long)       \
+    X(ulonglong, unsigned long long) X(int32, int32_t) X(int64, int64_t)          \
+    X(uint32, uint32_t) X(uint64, uint64_t) X(size, size_t) X(ptrdiff, ptrdiff_t)
+/* Types of the deprecated (1.0-1.3) atomic names. */
+#define SHMEM_DEPR_AMO_TYPES(X) X(int, int) X(long, long) X(longlong, long long)
+#define SHMEM_DEPR_EXT_AMO_TYPES(X) X(float, float) X(double, double)
+/* Sized RMA (bits). */
+#define SHMEM_RMA_SIZES(X) X(8) X(16) X(32) X(64) X(128)
+
+/* Reduction types (table 11). */
+#define SHMEM_REDUCE_BITWISE_TYPES(X) X(short, short) X(int, int) X(long, long) X(longlong, long long)
+#define SHMEM_REDUCE_MINMAX_TYPES(X)                                              \
+    SHMEM_REDUCE_BITWISE_TYPES(X) X(float, float) X(double, double)              \
+    X(longdouble, long double)
+#if !defined(__cplusplus) && !defined(__STDC_NO_COMPLEX__)
+#define SHMEM_REDUCE_ARITH_TYPES(X)                                               \
+    SHMEM_REDUCE_MINMAX_TYPES(X) X(complexf, float _Complex) X(complexd, double _Complex)
+#else
+#define SHMEM_REDUCE_ARITH_TYPES(X) SHMEM_REDUCE_MINMAX_TYPES(X)
+#endif
+
+/* ------------------------------------------------------- setup and query */
+
+SHMEM_API_ void shmem_init(void);
+SHMEM_API_ int shmem_init_thread(int requested, int *provided);
+SHMEM_API_ void shmem_query_thread(int *provided);
+SHMEM_API_ void shmem_finalize(void);
+SHMEM_API_ SHMEM_NORETURN_ void shmem_global_exit(int status);
+SHMEM_API_ int shmem_my_pe(void);
+SHMEM_API_ int shmem_n_pes(void);
+SHMEM_API_ int shmem_pe_accessible(int pe);
+SHMEM_API_ int shmem_addr_accessible(const void *addr, int pe);
+SHMEM_API_ void *shmem_ptr(const void *dest, int pe);
+SHMEM_API_ void shmem_info_get_version(int *major, int *minor);
+SHMEM_API_ void shmem_info_get_name(char *name);
+/* Legacy names. */
+SHMEM_API_ void start_pes(int npes) SHMEM_DEPRECATED_;
+SHMEM_API_ int _my_pe(void) SHMEM_DEPRECATED_;
+SHMEM_API_ int _num_pes(void) SHMEM_DEPRECATED_;
+
+/* ---------------------------------------------------------------- memory */
+
+SHMEM_API_ void *shmem_malloc(size_t size);
+SHMEM_API_ void *shmem_calloc(size_t count, size_t size);
+SHMEM_API_ void *shmem_align(size_t alignment, size_t size);
+SHMEM_API_ void *shmem_realloc(void *ptr, size_t size);
+/* OpenSHMEM 1.5: hints on how the memory will be used (all memory suits
+ * every use here). */
+#define SHMEM_MALLOC_ATOMICS_REMOTE (1L << 0)
+#define SHMEM_MALLOC_SIGNAL_REMOTE (1L << 1)
+SHMEM_API_ void *shmem_malloc_with_hints(size_t size, long hints);
+SHMEM_API_ void shmem_free(void *ptr);
+SHMEM_API_ void *shmalloc(size_t size) SHMEM_DEPRECATED_;
+SHMEM_API_ void *shmemalign(size_t alignment, size_t size) SHMEM_DEPRECATED_;
+SHMEM_API_ void *shrealloc(void *ptr, size_t size) SHMEM_DEPRECATED_;
+SHMEM_API_ void shfree(void *ptr) SHMEM_DEPRECATED_;
+
+/* ------------------------------------------------------------------- RMA */
+
+#define SHMEM_DECL_RMA_(N, T)                                                     \
+    SHMEM_API_ void shmem_##N##_put(T *dest, const T *source, size_t nelems, int pe); \
+    SHMEM_API_ void shmem_##N##_get(T *dest, const T *source, size_t nelems, int pe); \
+    SHMEM_API_ void shmem_##N##_put_nbi(T *dest, const T *source, size_t nelems, int pe); \
+    SHMEM_API_ void shmem_##N##_get_nbi(T *dest, const T *source, size_t nelems, int pe); \
+    SHMEM_API_ void shmem_##N##_p(T *dest, T value, int pe);                     \
+    SHMEM_API_ T shmem_##N##_g(const T *source, int pe);                          \
+    SHMEM_API_ void shmem_##N##_iput(T *dest, const T *source, ptrdiff_t dst,     \
+                                     ptrdiff_t sst, size_t nelems, int pe);       \
+    SHMEM_API_ void shmem_##N##_iget(T *dest, const T *source, ptrdiff_t dst,     \
+                                     ptrdiff_t sst, size_t nelems, int pe);
+SHMEM_RMA_TYPES(SHMEM_DECL_RMA_)
+
+#define SHMEM_DECL_RMA_SIZE_(S)                                                   \
+    SHMEM_API_ void shmem_put##S(void *dest, const void *source, size_t nelems, int pe); \
+    SHMEM_API_ void shmem_get##S(void *dest, const void *source, size_t nelems, int pe); \
+    SHMEM_API_ void shmem_put##S##_nbi(void *dest, const void *source, size_t nelems, int pe); \
+    SHMEM_API_ void shmem_get##S##_nbi(void *dest, const void *source, size_t nelems, int pe); \
+    SHMEM_API_ void shmem_iput##S(void *dest, const void *source, ptrdiff_t dst,  \
+                                  ptrdiff_t sst, size_t nelems, int pe);          \
+    SHMEM_API_ void shmem_iget##S(void *dest, const void *source, ptrdiff_t dst,  \
+                                  ptrdiff_t sst, size_t nelems, int pe);
+SHMEM_RMA_SIZES(SHMEM_DECL_RMA_SIZE_)
+
+SHMEM_API_ void shmem_putmem(void *dest, const void *source, size_t nelems, int pe);
+SHMEM_API_ void shmem_getmem(void *dest, const void *source, size_t nelems, int pe);
+SHMEM_API_ void shmem_putmem_nbi(void *dest, const void *source, size_t nelems, int pe);
+SHMEM_API_ void shmem_getmem_nbi(void *dest, const void *source, size_t nelems, int pe);
+
+/* --------------------------------------------------------------- atomics */
+
+#define SHMEM_DECL_AMO_EXT_(N, T)                                                 \
+    SHMEM_API_ T shmem_##N##_atomic_fetch(const T *source, int pe);               \
+    SHMEM_API_ void shmem_##N##_atomic_set(T *dest, T value, int pe);             \
+    SHMEM_API_ T shmem_##N##_atomic_swap(T *dest, T value, int pe);
+#define SHMEM_DECL_AMO_(N, T)                                                     \
+    SHMEM_DECL_AMO_EXT_(N, T)                                                     \
+    SHMEM_API_ T shmem_##N##_atomic_compare_swap(T *dest, T cond, T value, int pe); \
+    SHMEM_API_ T shmem_##N##_atomic_fetch_inc(T *dest, int pe);                   \
+    SHMEM_API_ void shmem_##N##_atomic_inc(T *dest, int pe);                      \
+    SHMEM_API_ T shmem_##N##_atomic_fetch_add(T *dest, T value, int pe);          \
+    SHMEM_API_ void shmem_##N##_atomic_add(T *dest, T value, int pe);
+#define SHMEM_DECL_AMO_BIT_(N, T)                                                 \
+    SHMEM_API_ T shmem_##N##_atomic_fetch_and(T *dest, T value, int pe);          \
+    SHMEM_API_ T shmem_##N##_atomic_fetch_or(T *dest, T value, int pe);           \
+    SHMEM_API_ T shmem_##N##_atomic_fetch_xor(T *dest, T value, int pe);          \
+    SHMEM_API_ void shmem_##N##_atomic_and(T *dest, T value, int pe);             \
+    SHMEM_API_ void shmem_##N##_atomic_or(T *dest, T value, int pe);              \
+    SHMEM_API_ void shmem_##N##_atomic_xor(T *dest, T value, int pe);
+SHMEM_AMO_TYPES(SHMEM_DECL_AMO_)
+SHMEM_EXTENDED_AMO_TYPES(SHMEM_DECL_AMO_EXT_)
+SHMEM_BITWISE_AMO_TYPES(SHMEM_DECL_AMO_BIT_)
+
+/* Deprecated atomic names (OpenSHMEM 1.0-1.3). */
+#define SHMEM_DECL_DEPR_EXT_(N, T)                                                \
+    SHMEM_API_ T shmem_##N##_fetch(const T *source, int pe) SHMEM_DEPRECATED_;    \
+    SHMEM_API_ void shmem_##N##_set(T *dest, T value, int pe) SHMEM_DEPRECATED_;  \
+    SHMEM_API_ T shmem_##N##_swap(T *dest, T value, int pe) SHMEM_DEPRECATED_;
+#define SHMEM_DECL_DEPR_(N, T)                                                    \
+    SHMEM_DECL_DEPR_EXT_(N, T)                                                    \
+    SHMEM_API_ T shmem_##N##_cswap(T *dest, T cond, T value, int pe) SHMEM_DEPRECATED_; \
+    SHMEM_API_ T shmem_##N##_finc(T *dest, int pe) SHMEM_DEPRECATED_;             \
+    SHMEM_API_ void shmem_##N##_inc(T *dest, int pe) SHMEM_DEPRECATED_;           \
+    SHMEM_API_ T shmem_##N##_fadd(T *dest, T value, int pe) SHMEM_DEPRECATED_;    \
+    SHMEM_API_ void shmem_##N##_add(T *dest, T value, int pe) SHMEM_DEPRECATED_;
+SHMEM_DEPR_AMO_TYPES(SHMEM_DECL_DEPR_)
+SHMEM_DEPR_EXT_AMO_TYPES(SHMEM_DECL_DEPR_EXT_)
+SHMEM_API_ long shmem_swap(long *dest, long value, int pe) SHMEM_DEPRECATED_;
+
+/* ------------------------------------------------- communication contexts */
+
+/* Every context of this implementation reaches the same mapped memory, and
+ * every operation completes before it returns: a context only names an
+ * ordering scope, so the ctx forms do what the forms without it do. */
+typedef struct shmem_ctx_s *shmem_ctx_t;
+#define SHMEM_CTX_PRIVATE (1L << 0)
+#define SHMEM_CTX_SERIALIZED (1L << 1)
+#define SHMEM_CTX_NOSTORE (1L << 2)
+SHMEM_API_ extern shmem_ctx_t SHMEM_CTX_DEFAULT;
+SHMEM_API_ int shmem_ctx_create(long options, shmem_ctx_t *ctx);
+SHMEM_API_ void shmem_ctx_destroy(shmem_ctx_t ctx);
+SHMEM_API_ void shmem_ctx_fence(shmem_ctx_t ctx);
+SHMEM_API_ void shmem_ctx_quiet(shmem_ctx_t ctx);
+
+#define SHMEM_DECL_CTX_RMA_(N, T)                                                 \
+    SHMEM_API_ void shmem_ctx_##N##_put(shmem_ctx_t ctx, T *dest, const T *source, \
+                                        size_t nelems, int pe);                   \
+    SHMEM_API_ void shmem_ctx_##N##_get(shmem_ctx_t ctx, T *dest, const T *source, \
+                                        size_t nelems, int pe);                   \
+    SHMEM_API_ void shmem_ctx_##N##_put_nbi(shmem_ctx_t ctx, T *dest, const T *source, \
+                                            size_t nelems, int pe);               \
+    SHMEM_API_ void shmem_ctx_##N##_get_nbi(shmem_ctx_t ctx, T *dest, const T *source, \
+                                            size_t nelems, int pe);               \
+    SHMEM_API_ void shmem_ctx_##N##_p(shmem_ctx_t ctx, T *dest, T value, int pe); \
+    SHMEM_API_ T shmem_ctx_##N##_g(shmem_ctx_t ctx, const T *source, int pe);     \
+    SHMEM_API_ void shmem_ctx_##N##_iput(shmem_ctx_t ctx, T *dest, const T *source, \
+                                         ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe); \
+    SHMEM_API_ void shmem_ctx_##N##_iget(shmem_ctx_t ctx, T *dest, const T *source, \
+                                         ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+SHMEM_RMA_TYPES(SHMEM_DECL_CTX_RMA_)
+
+#define SHMEM_DECL_CTX_RMA_SIZE_(S)                                               \
+    SHMEM_API_ void shmem_ctx_put##S(shmem_ctx_t ctx, void *dest, const void *source, \
+                                     size_t nelems, int pe);                      \
+    SHMEM_API_ void shmem_ctx_get##S(shmem_ctx_t ctx, void *dest, const void *source, \
+                                     size_t nelems, int pe);                      \
+    SHMEM_API_ void shmem_ctx_put##S##_nbi(shmem_ctx_t ctx, void *dest, const void *source, \
+                                           size_t nelems, int pe);                \
+    SHMEM_API_ void shmem_ctx_get##S##_nbi(shmem_ctx_t ctx, void *dest, const void *source, \
+                                           size_t nelems, int pe);                \
+    SHMEM_API_ void shmem_ctx_iput##S(shmem_ctx_t ctx, void *dest, const void *source, \
+                                      ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe); \
+    SHMEM_API_ void shmem_ctx_iget##S(shmem_ctx_t ctx, void *dest, const void *source, \
+                                      ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+SHMEM_RMA_SIZES(SHMEM_DECL_CTX_RMA_SIZE_)
+SHMEM_API_ void shmem_ctx_putmem(shmem_ctx_t ctx, void *dest, const void *source,
+                                 size_t nelems, int pe);
+SHMEM_API_ void shmem_ctx_getmem(shmem_ctx_t ctx, void *dest, const void *source,
+                                 size_t nelems, int pe);
+SHMEM_API_ void shmem_ctx_putmem_nbi(shmem_ctx_t ctx, void *dest, const void *source,
+                                     size_t nelems, int pe);
+SHMEM_API_ void shmem_ctx_getmem_nbi(shmem_ctx_t ctx, void *dest, const void *source,
+                                     size_t nelems, int pe);
+
+#define SHMEM_DECL_CTX_AMO_EXT_(N, T)                                             \
+    SHMEM_API_ T shmem_ctx_##N##_atomic_fetch(shmem_ctx_t ctx, const T *source, int pe); \
+    SHMEM_API_ void shmem_ctx_##N##_atomic_set(shmem_ctx_t ctx, T *dest, T value, int pe); \
+    SHMEM_API_ T shmem_ctx_##N##_atomic_swap(shmem_ctx_t ctx, T *dest, T value, int pe);
+#define SHMEM_DECL_CTX_AMO_(N, T)                                                 \
+    SHMEM_DECL_CTX_AMO_EXT_(N, T)                                                 \
+    SHMEM_API_ T shmem_ctx_##N##_atomic_compare_swap(shmem_ctx_t ctx, T *dest, T cond, \
+                                                     T value, int pe);            \
+    SHMEM_API_ T shmem_ctx_##N##_atomic_fetch_inc(shmem_ctx_t ctx, T *dest, int pe); \
+    SHMEM_API_ void shmem_ctx_##N##_atomic_inc(shmem_ctx_t ctx, T *dest, int pe); \
+    SHMEM_API_ T shmem_ctx_##N##_atomic_fetch_add(shmem_ctx_t ctx, T *dest, T value, int pe); \
+    SHMEM_API_ void shmem_ctx_##N##_atomic_add(shmem_ctx_t ctx, T *dest, T value, int pe);
+#define SHMEM_DECL_CTX_AMO_BIT_(N, T)                                             \
+    SHMEM_API_ T shmem_ctx_##N##_atomic_fetch_and(shmem_ctx_t ctx, T *dest, T value, int pe); \
+    SHMEM_API_ T shmem_ctx_##N##_atomic_fetch_or(shmem_ctx_t ctx, T *dest, T value, int pe); \
+    SHMEM_API_ T shmem_ctx_##N##_atomic_fetch_xor(shmem_ctx_t ctx, T *dest, T value, int pe); \
+    SHMEM_API_ void shmem_ctx_##N##_atomic_and(shmem_ctx_t ctx, T *dest, T value, int pe); \
+    SHMEM_API_ void shmem_ctx_##N##_atomic_or(shmem_ctx_t ctx, T *dest, T value, int pe); \
+    SHMEM_API_ void shmem_ctx_##N##_atomic_xor(shmem_ctx_t ctx, T *dest, T value, int pe);
+SHMEM_AMO_TYPES(SHMEM_DECL_CTX_AMO_)
+SHMEM_EXTENDED_AMO_TYPES(SHMEM_DECL_CTX_AMO_EXT_)
+SHMEM_BITWISE_AMO_TYPES(SHMEM_DECL_CTX_AMO_BIT_)
+
+/* OpenSHMEM 1.5 non-blocking fetching atomics: the old value goes to *fetch
+ * (here before the call returns), with and without a context. */
+#define SHMEM_DECL_AMO_NBI_EXT_(N, T)                                             \
+    SHMEM_API_ void shmem_##N##_atomic_fetch_nbi(T *fetch, const T *source, int pe); \
+    SHMEM_API_ void shmem_##N##_atomic_swap_nbi(T *fetch, T *dest, T value, int pe); \
+    SHMEM_API_ void shmem_ctx_##N##_atomic_fetch_nbi(shmem_ctx_t ctx, T *fetch,   \
+                                                     const T *source, int pe);    \
+    SHMEM_API_ void shmem_ctx_##N##_atomic_swap_nbi(shmem_ctx_t ctx, T *fetch, T *dest, \
+                                                    T value, int pe);
+#define SHMEM_DECL_AMO_NBI_(N, T)                                                 \
+    SHMEM_DECL_AMO_NBI_EXT_(N, T)                                                 \
+    SHMEM_API_ void shmem_##N##_atomic_compare_swap_nbi(T *fetch, T *dest, T cond, \
+                                                        T value, int pe);         \
+    SHMEM_API_ void shmem_##N##_atomic_fetch_inc_nbi(T *fetch, T *dest, int pe);  \
+    SHMEM_API_ void shmem_##N##_atomic_fetch_add_nbi(T *fetch, T *dest, T value, int pe); \
+    SHMEM_API_ void shmem_ctx_##N##_atomic_compare_swap_nbi(shmem_ctx_t ctx, T *fetch, \
+                                                            T *dest, T cond, T value, int pe); \
+    SHMEM_API_ void shmem_ctx_##N##_atomic_fetch_inc_nbi(shmem_ctx_t ctx, T *fetch, T *dest, \
+                                                         int pe);                 \
+    SHMEM_API_ void shmem_ctx_##N##_atomic_fetch_add_nbi(shmem_ctx_t ctx, T *fetch, T *dest, \
+                                                         T value, int pe);
+#define SHMEM_DECL_AMO_NBI_BIT_(N, T)                                             \
+    SHMEM_API_ void shmem_##N##_atomic_fetch_and_nbi(T *fetch, T *dest, T value, int pe); \
+    SHMEM_API_ void shmem_##N##_atomic_fetch_or_nbi(T *fetch, T *dest, T value, int pe); \
+    SHMEM_API_ void shmem_##N##_atomic_fetch_xor_nbi(T *fetch, T *dest, T value, int pe); \
+    SHMEM_API_ void shmem_ctx_##N##_atomic_fetch_and_nbi(shmem_ctx_t ctx, T *fetch, T *dest, \
+                                                         T value, int pe);        \
+    SHMEM_API_ void shmem_ctx_##N##_atomic_fetch_or_nbi(shmem_ctx_t ctx, T *fetch, T *dest, \
+                                                        T value, int pe);         \
+    SHMEM_API_ void shmem_ctx_##N##_atomic_fetch_xor_nbi(shmem_ctx_t ctx, T *fetch, T *dest, \
+                                                         T value, int pe);
+SHMEM_AMO_TYPES(SHMEM_DECL_AMO_NBI_)
+SHMEM_EXTENDED_AMO_TYPES(SHMEM_DECL_AMO_NBI_EXT_)
+SHMEM_BITWISE_AMO_TYPES(SHMEM_DECL_AMO_NBI_BIT_)
+
+/* ----------------------------------------- put with signal (OpenSHMEM 1.5) */
+
+#define SHMEM_SIGNAL_SET 0
+#define SHMEM_SIGNAL_ADD 1
+#define SHMEM_DECL_PUT_SIGNAL_(N, T)                                              \
+    SHMEM_API_ void shmem_##N##_put_signal(T *dest, const T *source, size_t nelems, \
+                                           uint64_t *sig_addr, uint64_t signal,   \
+                                           int sig_op, int pe);                   \
+    SHMEM_API_ void shmem_##N##_put_signal_nbi(T *dest, const T *source, size_t nelems, \
+                                               uint64_t *sig_addr, uint64_t signal, \
+                                               int sig_op, int pe);               \
+    SHMEM_API_ void shmem_ctx_##N##_put_signal(shmem_ctx_t ctx, T *dest, const T *source, \
+                                               size_t nelems, uint64_t *sig_addr, \
+                                               uint64_t signal, int sig_op, int pe); \
+    SHMEM_API_ void shmem_ctx_##N##_put_signal_nbi(shmem_ctx_t ctx, T *dest,      \
+                                                   const T *source, size_t nelems, \
+                                                   uint64_t *sig_addr, uint64_t signal, \
+                                                   int sig_op, int pe);
+SHMEM_RMA_TYPES(SHMEM_DECL_PUT_SIGNAL_)
+#define SHMEM_DECL_PUT_SIGNAL_SIZE_(S)                                            \
+    SHMEM_API_ void shmem_put##S##_signal(void *dest, const void *source, size_t nelems, \
+                                          uint64_t *sig_addr, uint64_t signal,    \
+                                          int sig_op, int pe);                    \
+    SHMEM_API_ void shmem_put##S##_signal_nbi(void *dest, const void *source,     \
+                                              size_t nelems, uint64_t *sig_addr,  \
+                                              uint64_t signal, int sig_op, int pe); \
+    SHMEM_API_ void shmem_ctx_put##S##_signal(shmem_ctx_t ctx, void *dest,        \
+                                              const void *source, size_t nelems,  \
+                                              uint64_t *sig_addr, uint64_t signal, \
+                                              int sig_op, int pe);                \
+    SHMEM_API_ void shmem_ctx_put##S##_signal_nbi(shmem_ctx_t ctx, void *dest,    \
+                                                  const void *source, size_t nelems, \
+                                                  uint64_t *sig_addr, uint64_t signal, \
+                                                  int sig_op, int pe);
+SHMEM_DECL_PUT_SIGNAL_SIZE_(8)
+SHMEM_DECL_PUT_SIGNAL_SIZE_(16)
+SHMEM_DECL_PUT_SIGNAL_SIZE_(32)
+SHMEM_DECL_PUT_SIGNAL_SIZE_(64)
+SHMEM_DECL_PUT_SIGNAL_SIZE_(128)
+SHMEM_DECL_PUT_SIGNAL_SIZE_(mem)
+SHMEM_API_ uint64_t shmem_signal_fetch(const uint64_t *sig_addr);
+SHMEM_API_ uint64_t shmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_value);
+
+/* ------------------------------------------------- ordering and completion */
+
+SHMEM_API_ void shmem_fence(void);
+SHMEM_API_ void shmem_quiet(void);
+
+/* ------------------------------------------------ point-to-point sync */
+
+#define SHMEM_DECL_SYNC_(N, T)                                                    \
+    SHMEM_API_ void shmem_##N##_wait_until(T *ivar, int cmp, T cmp_value);        \
+    SHMEM_API_ int shmem_##N##_test(T *ivar, int cmp, T cmp_value);               \
+    SHMEM_API_ void shmem_##N##_wait_until_all(T *ivars, size_t nelems,           \
+                                               const int *status, int cmp, T cmp_value); \
+    SHMEM_API_ size_t shmem_##N##_wait_until_any(T *ivars, size_t nelems,         \
+                                                 const int *status, int cmp, T cmp_value); \
+    SHMEM_API_ size_t shmem_##N##_wait_until_some(T *ivars, size_t nelems,        \
+                                                  size_t *indices, const int *status, \
+                                                  int cmp, T cmp_value);          \
+    SHMEM_API_ int shmem_##N##_test_all(T *ivars, size_t nelems, const int *status, \
+                                        int cmp, T cmp_value);                    \
+    SHMEM_API_ size_t shmem_##N##_test_any(T *ivars, size_t nelems, const int *status, \
+                                           int cmp, T cmp_value);                 \
+    SHMEM_API_ size_t shmem_##N##_test_some(T *ivars, size_t nelems, size_t *indices, \
+                                            const int *status, int cmp, T cmp_value); \
+    SHMEM_API_ void shmem_##N##_wait_until_all_vector(T *ivars, size_t nelems,    \
+                                                      const int *status, int cmp, \
+                                                      T *cmp_values);             \
+    SHMEM_API_ size_t shmem_##N##_wait_until_any_vector(T *ivars, size_t nelems,  \
+                                                        const int *status, int cmp, \
+                                                        T *cmp_values);           \
+    SHMEM_API_ size_t shmem_##N##_wait_until_some_vector(T *ivars, size_t nelems, \
+                                                         size_t *indices,         \
+                                                         const int *status, int cmp, \
+                                                         T *cmp_values);          \
+    SHMEM_API_ int shmem_##N##_test_all_vector(T *ivars, size_t nelems,           \
+                                               const int *status, int cmp, T *cmp_values); \
+    SHMEM_API_ size_t shmem_##N##_test_any_vector(T *ivars, size_t nelems,        \
+                                                  const int *status, int cmp,     \
+                                                  T *cmp_values);                 \
+    SHMEM_API_ size_t shmem_##N##_test_some_vector(T *ivars, size_t nelems,       \
+                                                   size_t *indices, const int *status, \
+                                                   int cmp, T *cmp_values);       \
+    SHMEM_API_ void shmem_##N##_wait(T *ivar, T cmp_value) SHMEM_DEPRECATED_;
+SHMEM_SYNC_TYPES(SHMEM_DECL_SYNC_)
+/* Deprecated untyped (long) forms; the C11 macros below take their names. */
+SHMEM_API_ void shmem_wait_until(long *ivar, int cmp, long cmp_value) SHMEM_DEPRECATED_;
+SHMEM_API_ void shmem_wait(long *ivar, long cmp_value) SHMEM_DEPRECATED_;
+
+/* ----------------------------------------------------------- collectives */
+
+SHMEM_API_ void shmem_barrier_all(void);
+SHMEM_API_ void shmem_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync);
+SHMEM_API_ void shmem_sync_all(void);
+SHMEM_API_ void shmem_sync(int PE_start, int logPE_stride, int PE_size, long *pSync);
+
+#define SHMEM_DECL_COLL_SIZE_(S)                                                  \
+    SHMEM_API_ void shmem_broadcast##S(void *dest, const void *source, size_t nelems, \
+                                       int PE_root, int PE_start, int logPE_stride, \
+                                       int PE_size, long *pSync);                 \
+    SHMEM_API_ void shmem_collect##S(void *dest, const void *source, size_t nelems, \
+                                     int PE_start, int logPE_stride, int PE_size, long *pSync); \
+    SHMEM_API_ void shmem_fcollect##S(void *dest, const void *source, size_t nelems, \
+                                      int PE_start, int logPE_stride, int PE_size, long *pSync); \
+    SHMEM_API_ void shmem_alltoall##S(void *dest, const void *source, size_t nelems, \
+                                      int PE_start, int logPE_stride, int PE_size, long *pSync); \
+    SHMEM_API_ void shmem_alltoalls##S(void *dest, const void *source, ptrdiff_t dst, \
+                                       ptrdiff_t sst, size_t nelems, int PE_start, \
+                                       int logPE_stride, int PE_size, long *pSync);
+SHMEM_DECL_COLL_SIZE_(32)
+SHMEM_DECL_COLL_SIZE_(64)
+
+#define SHMEM_DECL_REDUCE_(OP, N, T)                                              \
+    SHMEM_API_ void shmem_##N##_##OP##_to_all(T *dest, const T *source, int nreduce, \
+                                              int PE_start, int logPE_stride, int PE_size, \
+                                              T *pWrk, long *pSync);
+#define SHMEM_DECL_REDUCE_AND_(N, T) SHMEM_DECL_REDUCE_(and, N, T)
+#define SHMEM_DECL_REDUCE_OR_(N, T) SHMEM_DECL_REDUCE_(or, N, T)
+#define SHMEM_DECL_REDUCE_XOR_(N, T) SHMEM_DECL_REDUCE_(xor, N, T)
+#define SHMEM_DECL_REDUCE_MIN_(N, T) SHMEM_DECL_REDUCE_(min, N, T)
+#define SHMEM_DECL_REDUCE_MAX_(N, T) SHMEM_DECL_REDUCE_(max, N, T)
+#define SHMEM_DECL_REDUCE_SUM_(N, T) SHMEM_DECL_REDUCE_(sum, N, T)
+#define SHMEM_DECL_REDUCE_PROD_(N, T) SHMEM_DECL_REDUCE_(prod, N, T)
+SHMEM_REDUCE_BITWISE_TYPES(SHMEM_DECL_REDUCE_AND_)
+SHMEM_REDUCE_BITWISE_TYPES(SHMEM_DECL_REDUCE_OR_)
+SHMEM_REDUCE_BITWISE_TYPES(SHMEM_DECL_REDUCE_XOR_)
+SHMEM_REDUCE_MINMAX_TYPES(SHMEM_DECL_REDUCE_MIN_)
+SHMEM_REDUCE_MINMAX_TYPES(SHMEM_DECL_REDUCE_MAX_)
+SHMEM_REDUCE_ARITH_TYPES(SHMEM_DECL_REDUCE_SUM_)
+SHMEM_REDUCE_ARITH_TYPES(SHMEM_DECL_REDUCE_PROD_)
+
+/* ----------------------------------------------------------------- locks */
+
+SHMEM_API_ void shmem_set_lock(long *lock);
+SHMEM_API_ void shmem_clear_lock(long *lock);
+SHMEM_API_ int shmem_test_lock(long *lock);
+
+/* ------------------------------------------- cache management (no-ops) */
+
+SHMEM_API_ void shmem_clear_cache_inv(void) SHMEM_DEPRECATED_;
+SHMEM_API_ void shmem_set_cache_inv(void) SHMEM_DEPRECATED_;
+SHMEM_API_ void shmem_clear_cache_line_inv(void *dest) SHMEM_DEPRECATED_;
+SHMEM_API_ void shmem_set_cache_line_inv(void *dest) SHMEM_DEPRECATED_;
+SHMEM_API_ void shmem_udcflush(void) SHMEM_DEPRECATED_;
+SHMEM_API_ void shmem_udcflush_line(void *dest) SHMEM_DEPRECATED_;
+
+#ifdef __cplusplus
+}
+#endif
+
+/* ------------------------------------------------- C11 type-generic forms */
+
+#if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L && !defined(__cplusplus)
+
+/* One _Generic branch per type of a list, selected on the pointer type; P is
+ * the name prefix: shmem_ or, for the forms with a context, shmem_ctx_. */
+#define SHMEM_GEN_RMA_(P, op, dest)                                               \
+    _Generic((dest),                                                              \
+        float *: P##float_##op, double *: P##double_##op,                         \
+        long double *: P##longdouble_##op, char *: P##char_##op,                  \
+        signed char *: P##schar_##op, short *: P##short_##op,                     \
+        int *: P##int_##op, long *: P##long_##op,                                 \
+        long long *: P##longlong_##op, unsigned char *: P##uchar_##op,            \
+        unsigned short *: P##ushort_##op, unsigned int *: P##uint_##op,           \
+        unsigned long *: P##ulong_##op, unsigned long long *: P##ulonglong_##op)
+/* Source-typed variant (g, atomic_fetch take a const pointer). */
+#define SHMEM_GEN_RMA_C_(P, op, src)                                              \
+    _Generic((src),                                                               \
+        const float *: P##float_##op, float *: P##float_##op,                     \
+        const double *: P##double_##op, double *: P##double_##op,                 \
+        const long double *: P##longdouble_##op, long double *: P##longdouble_##op, \
+        const char *: P##char_##op, char *: P##char_##op,                         \
+        const signed char *: P##schar_##op, signed char *: P##schar_##op,         \
+        const short *: P##short_##op, short *: P##short_##op,                     \
+        const int *: P##int_##op, int *: P##int_##op,                             \
+        const long *: P##long_##op, long *: P##long_##op,                         \
+        const long long *: P##longlong_##op, long long *: P##longlong_##op,       \
+        const unsigned char *: P##uchar_##op, unsigned char *: P##uchar_##op,     \
+        const unsigned short *: P##ushort_##op, unsigned short *: P##ushort_##op, \
+        const unsigned int *: P##uint_##op, unsigned int *: P##uint_##op,         \
+        const unsigned long *: P##ulong_##op, unsigned long *: P##ulong_##op,     \
+        const unsigned long long *: P##ulonglong_##op,                            \
+        unsigned long long *: P##ulonglong_##op)
+/* AMO types: int, long, long long and their unsigned forms (the fixed-size
+ * and size_t/ptrdiff_t names are the same C types on Linux). */
+#define SHMEM_GEN_AMO_(P, op, dest)                                               \
+    _Generic((dest),                                                              \
+        int *: P##int_##op, long *: P##long_##op,                                 \
+        long long *: P##longlong_##op, unsigned int *: P##uint_##op,              \
+        unsigned long *: P##ulong_##op, unsigned long long *: P##ulonglong_##op)
+#define SHMEM_GEN_AMO_EXT_(P, op, dest)                                           \
+    _Generic((dest),                                                              \
+        float *: P##float_##op, double *: P##double_##op,                         \
+        const float *: P##float_##op, const double *: P##double_##op,             \
+        int *: P##int_##op, long *: P##long_##op,                                 \
+        long long *: P##longlong_##op, unsigned int *: P##uint_##op,              \
+        unsigned long *: P##ulong_##op, unsigned long long *: P##ulonglong_##op,  \
+        const int *: P##int_##op, const long *: P##long_##op,                     \
+        const long long *: P##longlong_##op, const unsigned int *: P##uint_##op,  \
+        const unsigned long *: P##ulong_##op,                                     \
+        const unsigned long long *: P##ulonglong_##op)
+#define SHMEM_GEN_BIT_(P, op, dest)                                               \
+    _Generic((dest),                                                              \
+        unsigned int *: P##uint_##op, unsigned long *: P##ulong_##op,             \
+        unsigned long long *: P##ulonglong_##op, int32_t *: P##int32_##op,        \
+        int64_t *: P##int64_##op)
+#define SHMEM_GEN_SYNC_(op, ivar)                                                 \
+    _Generic((ivar),                                                              \
+        short *: shmem_short_##op, int *: shmem_int_##op, long *: shmem_long_##op, \
+        long long *: shmem_longlong_##op, unsigned short *: shmem_ushort_##op,    \
+        unsigned int *: shmem_uint_##op, unsigned long *: shmem_ulong_##op,       \
+        unsigned long long *: shmem_ulonglong_##op)
+
+/* The forms with a context take one argument more: the argument count picks
+ * SHMEM_C11_<op>_<count>_, which selects on the data pointer's type. */
+#define SHMEM_NARG_(...) SHMEM_NARG_I_(__VA_ARGS__, 8, 7, 6, 5, 4, 3, 2, 1, 0)
+#define SHMEM_NARG_I_(_1, _2, _3, _4, _5, _6, _7, _8, N, ...) N
+#define SHMEM_CAT_(a, b) SHMEM_CAT_I_(a, b)
+#define SHMEM_CAT_I_(a, b) a##b
+#define SHMEM_C11_(op, ...) SHMEM_CAT_(SHMEM_C11_##op##_, SHMEM_NARG_(__VA_ARGS__))(__VA_ARGS__)
+
+#define SHMEM_C11_put_4(d, s, n, pe) SHMEM_GEN_RMA_(shmem_, put, d)(d, s, n, pe)
+#define SHMEM_C11_put_5(c, d, s, n, pe) SHMEM_GEN_RMA_(shmem_ctx_, put, d)(c, d, s, n, pe)
+#define SHMEM_C11_get_4(d, s, n, pe) SHMEM_GEN_RMA_(shmem_, get, d)(d, s, n, pe)
+#define SHMEM_C11_get_5(c, d, s, n, pe) SHMEM_GEN_RMA_(shmem_ctx_, get, d)(c, d, s, n, pe)
+#define SHMEM_C11_put_nbi_4(d, s, n, pe) SHMEM_GEN_RMA_(shmem_, put_nbi, d)(d, s, n, pe)
+#define SHMEM_C11_put_nbi_5(c, d, s, n, pe) SHMEM_GEN_RMA_(shmem_ctx_, put_nbi, d)(c, d, s, n, pe)
+#define SHMEM_C11_get_nbi_4(d, s, n, pe) SHMEM_GEN_RMA_(shmem_, get_nbi, d)(d, s, n, pe)
+#define SHMEM_C11_get_nbi_5(c, d, s, n, pe) SHMEM_GEN_RMA_(shmem_ctx_, get_nbi, d)(c, d, s, n, pe)
+#define SHMEM_C11_p_3(d, v, pe) SHMEM_GEN_RMA_(shmem_, p, d)(d, v, pe)
+#define SHMEM_C11_p_4(c, d, v, pe) SHMEM_GEN_RMA_(shmem_ctx_, p, d)(c, d, v, pe)
+#define SHMEM_C11_g_2(s, pe) SHMEM_GEN_RMA_C_(shmem_, g, s)(s, pe)
+#define SHMEM_C11_g_3(c, s, pe) SHMEM_GEN_RMA_C_(shmem_ctx_, g, s)(c, s, pe)
+#define SHMEM_C11_iput_6(d, s, dst, sst, n, pe) SHMEM_GEN_RMA_(shmem_, iput, d)(d, s, dst, sst, n, pe)
+#define SHMEM_C11_iput_7(c, d, s, dst, sst, n, pe) \
+    SHMEM_GEN_RMA_(shmem_ctx_, iput, d)(c, d, s, dst, sst, n, pe)
+#define SHMEM_C11_iget_6(d, s, dst, sst, n, pe) SHMEM_GEN_RMA_(shmem_, iget, d)(d, s, dst, sst, n, pe)
+#define SHMEM_C11_iget_7(c, d, s, dst, sst, n, pe) \
+    SHMEM_GEN_RMA_(shmem_ctx_, iget, d)(c, d, s, dst, sst, n, pe)
+
+#define SHMEM_C11_put_signal_7(d, s, n, sa, sg, op, pe) \
+    SHMEM_GEN_RMA_(shmem_, put_signal, d)(d, s, n, sa, sg, op, pe)
+#define SHMEM_C11_put_signal_8(c, d, s, n, sa, sg, op, pe) \
+    SHMEM_GEN_RMA_(shmem_ctx_, put_signal, d)(c, d, s, n, sa, sg, op, pe)
+#define SHMEM_C11_put_signal_nbi_7(d, s, n, sa, sg, op, pe) \
+    SHMEM_GEN_RMA_(shmem_, put_signal_nbi, d)(d, s, n, sa, sg, op, pe)
+#define SHMEM_C11_put_signal_nbi_8(c, d, s, n, sa, sg, op, pe) \
+    SHMEM_GEN_RMA_(shmem_ctx_, put_signal_nbi, d)(c, d, s, n, sa, sg, op, pe)
+#define shmem_put_signal(...) SHMEM_C11_(put_signal, __VA_ARGS__)
+#define shmem_put_signal_nbi(...) SHMEM_C11_(put_signal_nbi, __VA_ARGS__)
+#define shmem_put(...) SHMEM_C11_(put, __VA_ARGS__)
+#define shmem_get(...) SHMEM_C11_(get, __VA_ARGS__)
+#define shmem_put_nbi(...) SHMEM_C11_(put_nbi, __VA_ARGS__)
+#define shmem_get_nbi(...) SHMEM_C11_(get_nbi, __VA_ARGS__)
+#define shmem_p(...) SHMEM_C11_(p, __VA_ARGS__)
+#define shmem_g(...) SHMEM_C11_(g, __VA_ARGS__)
+#define shmem_iput(...) SHMEM_C11_(iput, __VA_ARGS__)
+#define shmem_iget(...) SHMEM_C11_(iget, __VA_ARGS__)
+
+/* Atomics: G is the selector of the op's type list, N the count without a
+ * context. */
+#define SHMEM_C11_AMO1_(G, op, d, ...) G(shmem_, op, d)(d, __VA_ARGS__)
+#define SHMEM_C11_AMO1C_(G, op, c, d, ...) G(shmem_ctx_, op, d)(c, d, __VA_ARGS__)
+#define SHMEM_C11_atomic_fetch_2(s, pe) SHMEM_GEN_AMO_EXT_(shmem_, atomic_fetch, s)(s, pe)
+#define SHMEM_C11_atomic_fetch_3(c, s, pe) SHMEM_GEN_AMO_EXT_(shmem_ctx_, atomic_fetch, s)(c, s, pe)
+#define SHMEM_C11_atomic_set_3(d, ...) SHMEM_C11_AMO1_(SHMEM_GEN_AMO_EXT_, atomic_set, d, __VA_ARGS__)
+#define SHMEM_C11_atomic_set_4(c, d, ...) \
+    SHMEM_C11_AMO1C_(SHMEM_GEN_AMO_EXT_, atomic_set, c, d, __VA_ARGS__)
+#define SHMEM_C11_atomic_swap_3(d, ...) SHMEM_C11_AMO1_(SHMEM_GEN_AMO_EXT_, atomic_swap, d, __VA_ARGS__)
+#define SHMEM_C11_atomic_swap_4(c, d, ...) \
+    SHMEM_C11_AMO1C_(SHMEM_GEN_AMO_EXT_, atomic_swap, c, d, __VA_ARGS__)
+#define SHMEM_C11_atomic_compare_swap_4(d, ...) \
+    SHMEM_C11_AMO1_(SHMEM_GEN_AMO_, atomic_compare_swap, d, __VA_ARGS__)
+#define SHMEM_C11_atomic_compare_swap_5(c, d, ...) \
+    SHMEM_C11_AMO1C_(SHMEM_GEN_AMO_, atomic_compare_swap, c, d, __VA_ARGS__)
+#define SHMEM_C11_atomic_fetch_inc_2(d, pe) SHMEM_GEN_AMO_(shmem_, atomic_fetch_inc, d)(d, pe)
+#define SHMEM_C11_atomic_fetch_inc_3(c, d, pe) SHMEM_GEN_AMO_(shmem_ctx_, atomic_fetch_inc, d)(c, d, pe)
+#define SHMEM_C11_atomic_inc_2(d, pe) SHMEM_GEN_AMO_(shmem_, atomic_inc, d)(d, pe)
+#define SHMEM_C11_atomic_inc_3(c, d, pe) SHMEM_GEN_AMO_(shmem_ctx_, atomic_inc, d)(c, d, pe)
+#define SHMEM_C11_atomic_fetch_add_3(d, ...) \
+    SHMEM_C11_AMO1_(SHMEM_GEN_AMO_, atomic_fetch_add, d, __VA_ARGS__)
+#define SHMEM_C11_atomic_fetch_add_4(c, d, ...) \
+    SHMEM_C11_AMO1C_(SHMEM_GEN_AMO_, atomic_fetch_add, c, d, __VA_ARGS__)
+#define SHMEM_C11_atomic_add_3(d, ...) SHMEM_C11_AMO1_(SHMEM_GEN_AMO_, atomic_add, d, __VA_ARGS__)
+#define SHMEM_C11_atomic_add_4(c, d, ...) \
+    SHMEM_C11_AMO1C_(SHMEM_GEN_AMO_, atomic_add, c, d, __VA_ARGS__)
+#define SHMEM_C11_atomic_fetch_and_3(d, ...) SHMEM_C11_AMO1_(SHMEM_GEN_BIT_, atomic_fetch_and, d, __VA_ARGS__)
+#define SHMEM_C11_atomic_fetch_and_4(c, d, ...) SHMEM_C11_AMO1C_(SHMEM_GEN_BIT_, atomic_fetch_and, c, d, __VA_ARGS__)
+#define SHMEM_C11_atomic_fetch_or_3(d, ...) SHMEM_C11_AMO1_(SHMEM_GEN_BIT_, atomic_fetch_or, d, __VA_ARGS__)
+#define SHMEM_C11_atomic_fetch_or_4(c, d, ...) SHMEM_C11_AMO1C_(SHMEM_GEN_BIT_, atomic_fetch_or, c, d, __VA_ARGS__)
+#define SHMEM_C11_atomic_fetch_xor_3(d, ...) SHMEM_C11_AMO1_(SHMEM_GEN_BIT_, atomic_fetch_xor, d, __VA_ARGS__)
+#define SHMEM_C11_atomic_fetch_xor_4(c, d, ...) SHMEM_C11_AMO1C_(SHMEM_GEN_BIT_, atomic_fetch_xor, c, d, __VA_ARGS__)
+#define SHMEM_C11_atomic_and_3(d, ...) SHMEM_C11_AMO1_(SHMEM_GEN_BIT_, atomic_and, d, __VA_ARGS__)
+#define SHMEM_C11_atomic_and_4(c, d, ...) SHMEM_C11_AMO1C_(SHMEM_GEN_BIT_, atomic_and, c, d, __VA_ARGS__)
+#define SHMEM_C11_atomic_or_3(d, ...) SHMEM_C11_AMO1_(SHMEM_GEN_BIT_, atomic_or, d, __VA_ARGS__)
+#define SHMEM_C11_atomic_or_4(c, d, ...) SHMEM_C11_AMO1C_(SHMEM_GEN_BIT_, atomic_or, c, d, __VA_ARGS__)
+#define SHMEM_C11_atomic_xor_3(d, ...) SHMEM_C11_AMO1_(SHMEM_GEN_BIT_, atomic_xor, d, __VA_ARGS__)
+#define SHMEM_C11_atomic_xor_4(c, d, ...) SHMEM_C11_AMO1C_(SHMEM_GEN_BIT_, atomic_xor, c, d, __VA_ARGS__)
+
+#define shmem_atomic_fetch(...) SHMEM_C11_(atomic_fetch, __VA_ARGS__)
+#define shmem_atomic_set(...) SHMEM_C11_(atomic_set, __VA_ARGS__)
+#define shmem_atomic_swap(...) SHMEM_C11_(atomic_swap, __VA_ARGS__)
+#define shmem_atomic_compare_swap(...) SHMEM_C11_(atomic_compare_swap, __VA_ARGS__)
+#define shmem_atomic_fetch_inc(...) SHMEM_C11_(atomic_fetch_inc, __VA_ARGS__)
+#define shmem_atomic_inc(...) SHMEM_C11_(atomic_inc, __VA_ARGS__)
+#define shmem_atomic_fetch_add(...) SHMEM_C11_(atomic_fetch_add, __VA_ARGS__)
+#define shmem_atomic_add(...) SHMEM_C11_(atomic_add, __VA_ARGS__)
+#define shmem_atomic_fetch_and(...) SHMEM_C11_(atomic_fetch_and, __VA_ARGS__)
+#define shmem_atomic_fetch_or(...) SHMEM_C11_(atomic_fetch_or, __VA_ARGS__)
+#define shmem_atomic_fetch_xor(...) SHMEM_C11_(atomic_fetch_xor, __VA_ARGS__)
+#define shmem_atomic_and(...) SHMEM_C11_(atomic_and, __VA_ARGS__)
+#define shmem_atomic_or(...) SHMEM_C11_(atomic_or, __VA_ARGS__)
+#define shmem_atomic_xor(...) SHMEM_C11_(atomic_xor, __VA_ARGS__)
+
+/* Deprecated generic atomics (1.3 names). */
+#define SHMEM_GEN_DEPR_(op, dest) \
+    _Generic((dest), int *: shmem_int_##op, long *: shmem_long_##op, long long *: shmem_longlong_##op)
+#define SHMEM_GEN_DEPR_EXT_(op, dest)                                             \
+    _Generic((dest), int *: shmem_int_##op, long *: shmem_long_##op,              \
+             long long *: shmem_longlong_##op, float *: shmem_float_##op,         \
+             double *: shmem_double_##op, const int *: shmem_int_##op,            \
+             const long *: shmem_long_##op, const long long *: shmem_longlong_##op, \
+             const float *: shmem_float_##op, const double *: shmem_double_##op)
+#define shmem_cswap(dest, cond, value, pe) SHMEM_GEN_DEPR_(cswap, dest)(dest, cond, value, pe)
+#define shmem_swap(dest, value, pe) SHMEM_GEN_DEPR_EXT_(swap, dest)(dest, value, pe)
+#define shmem_finc(dest, pe) SHMEM_GEN_DEPR_(finc, dest)(dest, pe)
+#define shmem_inc(dest, pe) SHMEM_GEN_DEPR_(inc, dest)(dest, pe)
+#define shmem_fadd(dest, value, pe) SHMEM_GEN_DEPR_(fadd, dest)(dest, value, pe)
+#define shmem_add(dest, value, pe) SHMEM_GEN_DEPR_(add, dest)(dest, value, pe)
+#define shmem_fetch(source, pe) SHMEM_GEN_DEPR_EXT_(fetch, source)(source, pe)
+#define shmem_set(dest, value, pe) SHMEM_GEN_DEPR_EXT_(set, dest)(dest, value, pe)
+
+#define shmem_wait_until(ivar, cmp, value) SHMEM_GEN_SYNC_(wait_until, ivar)(ivar, cmp, value)
+#define shmem_wait(ivar, value) SHMEM_GEN_SYNC_(wait, ivar)(ivar, value)
+#define shmem_test(ivar, cmp, value) SHMEM_GEN_SYNC_(test, ivar)(ivar, cmp, value)
+#define shmem_wait_until_all(ivars, nelems, status, cmp, value) \
+    SHMEM_GEN_SYNC_(wait_until_all, ivars)(ivars, nelems, status, cmp, value)
+#define shmem_wait_until_any(ivars, nelems, status, cmp, value) \
+    SHMEM_GEN_SYNC_(wait_until_any, ivars)(ivars, nelems, status, cmp, value)
+#define shmem_wait_until_some(ivars, nelems, indices, status, cmp, value) \
+    SHMEM_GEN_SYNC_(wait_until_some, ivars)(ivars, nelems, indices, status, cmp, value)
+#define shmem_test_all(ivars, nelems, status, cmp, value) \
+    SHMEM_GEN_SYNC_(test_all, ivars)(ivars, nelems, status, cmp, value)
+#define shmem_test_any(ivars, nelems, status, cmp, value) \
+    SHMEM_GEN_SYNC_(test_any, ivars)(ivars, nelems, status, cmp, value)
+#define shmem_test_some(ivars, nelems, indices, status, cmp, value) \
+    SHMEM_GEN_SYNC_(test_some, ivars)(ivars, nelems, indices, status, cmp, value)
+#define shmem_wait_until_all_vector(ivars, nelems, status, cmp, values) \
+    SHMEM_GEN_SYNC_(wait_until_all_vector, ivars)(ivars, nelems, status, cmp, values)
+#define shmem_wait_until_any_vector(ivars, nelems, status, cmp, values) \
+    SHMEM_GEN_SYNC_(wait_until_any_vector, ivars)(ivars, nelems, status, cmp, values)
+#define shmem_wait_until_some_vector(ivars, nelems, indices, status, cmp, values) \
+    SHMEM_GEN_SYNC_(wait_until_some_vector, ivars)(ivars, nelems, indices, status, cmp, values)
+#define shmem_test_all_vector(ivars, nelems, status, cmp, values) \
+    SHMEM_GEN_SYNC_(test_all_vector, ivars)(ivars, nelems, status, cmp, values)
+#define shmem_test_any_vector(ivars, nelems, status, cmp, values) \
+    SHMEM_GEN_SYNC_(test_any_vector, ivars)(ivars, nelems, status, cmp, values)
+#define shmem_test_some_vector(ivars, nelems, indices, status, cmp, values) \
+    SHMEM_GEN_SYNC_(test_some_vector, ivars)(ivars, nelems, indices, status, cmp, values)
+
+#endif /* C11 */
+
+#endif /* PSHMEM_SHMEM_H */

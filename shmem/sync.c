@@ -1,0 +1,218 @@
+/*
+ * sync.c - point-to-point synchronization: wait_until, test and the 1.5
+ * forms over arrays (all, any, some), and the deprecated wait.
+ *
+ * The variable is local (this PE's copy of a symmetric object) and changed
+ * by other PEs' puts and atomics, so each read is an acquire load: once the
+ * condition holds, what the writer stored before its fence/quiet and the
+ * update is visible here too. Waits go through shm_wait (pshm_wait_until):
+ * they poll, yield the CPU when PEs outnumber cores, and end the job if a
+ * peer dies. A test does not wait, but a loop of tests must not spin
+ * forever on a dead peer either: every 256th test polls pshm.
+ */
+#include "shmem_internal.h"
+
+static void bad_cmp(const char *call, int cmp)
+{
+    shm_fatal(call, "cmp %d is not a comparison: use SHMEM_CMP_EQ, _NE, _GT, _GE, _LT or _LE "
+              "(0..5)", cmp);
+}
+
+/* Every so many tests, one round of progress (and the liveness check);
+ * per thread, as tests may come from several. */
+static _Thread_local unsigned test_count;
+static inline void test_tick(void)
+{
+    if (SHM_UNLIKELY((++test_count & 255u) == 0))
+        shm_progress();
+}
+
+static void check_status(const char *call, const void *ivars, size_t nelems)
+{
+    if (ivars == NULL && nelems > 0)
+        shm_fatal(call, "ivars is NULL with nelems %zu", nelems);
+}
+
+/* cmp() compares one element; the argument structs carry the wait's state
+ * to the condition callback of shm_wait. */
+#define SYNC(N, T)                                                               \
+    static inline int cmp_##N(const T *ivar, int cmp, T v)                       \
+    {                                                                            \
+        T x = __atomic_load_n((T *)ivar, __ATOMIC_ACQUIRE);                      \
+        switch (cmp) {                                                           \
+        case SHMEM_CMP_EQ: return x == v;                                        \
+        case SHMEM_CMP_NE: return x != v;                                        \
+        case SHMEM_CMP_GT: return x > v;                                         \
+        case SHMEM_CMP_GE: return x >= v;                                        \
+        case SHMEM_CMP_LT: return x < v;                                         \
+        default: return x <= v;                                                  \
+        }                                                                        \
+    }                                                                            \
+    typedef struct {                                                             \
+        T *ivars;                                                                \
+        size_t nelems, *indices, found;                                          \
+        const int *status;                                                       \
+        int cmp, mode;                                                           \
+        T v;                                                                     \
+        const T *vals; /* the _vector forms: one comparison value each */       \
+    } warg_##N;                                                                  \
+    /* mode 0: all; 1: any (found = index); 2: some (found = count). */         \
+    static int scan_##N(warg_##N *a)                                             \
+    {                                                                            \
+        size_t hits = 0, live = 0;                                               \
+        for (size_t i = 0; i < a->nelems; i++) {                                 \
+            if (a->status != NULL && a->status[i] != 0)                          \
+                continue;                                                        \
+            live++;                                                              \
+            if (!cmp_##N(&a->ivars[i], a->cmp, a->vals ? a->vals[i] : a->v)) {   \
+                if (a->mode == 0) return 0;                                      \
+                continue;                                                        \
+            }                                                                    \
+            if (a->mode == 1) { a->found = i; return 1; }                        \
+            if (a->mode == 2) a->indices[hits] = i;                              \
+            hits++;                                                              \
+        }                                                                        \
+        if (a->mode == 2) a->found = hits;                                       \
+        /* all: every live one holds; any/some: none to wait for counts as done. */ \
+        return a->mode == 0 || hits > 0 || live == 0;                            \
+    }                                                                            \
+    static int cond_##N(void *arg) { return scan_##N(arg); }                     \
+    static int cond1_##N(void *arg)                                              \
+    {                                                                            \
+        warg_##N *a = arg;                                                       \
+        return cmp_##N(a->ivars, a->cmp, a->v);                                  \
+    }                                                                            \
+    static void check_##N(const char *call, T *ivar, int cmp)                    \
+    {                                                                            \
+        shm_check_init(call);                                                    \
+        if (SHM_UNLIKELY((unsigned)cmp > SHMEM_CMP_LE)) bad_cmp(call, cmp);      \
+        if (SHM_UNLIKELY(shm_sym.debug) && ivar != NULL &&                       \
+            shm_xlate(ivar, shm.me) == NULL)                                     \
+            shm_remote(call, ivar, shm.me); /* says why, and exits */           \
+    }                                                                            \
+    void shmem_##N##_wait_until(T *ivar, int cmp, T cmp_value)                   \
+    {                                                                            \
+        warg_##N a = {.ivars = ivar, .cmp = cmp, .v = cmp_value};                \
+        check_##N("shmem_" #N "_wait_until", ivar, cmp);                         \
+        shm_wait(cond1_##N, &a);                                                 \
+    }                                                                            \
+    void shmem_##N##_wait(T *ivar, T cmp_value)                                  \
+    {                                                                            \
+        shmem_##N##_wait_until(ivar, SHMEM_CMP_NE, cmp_value);                   \
+    }                                                                            \
+    int shmem_##N##_test(T *ivar, int cmp, T cmp_value)                          \
+    {                                                                            \
+        check_##N("shmem_" #N "_test", ivar, cmp);                               \
+        test_tick();                                                             \
+        return cmp_##N(ivar, cmp, cmp_value);                                    \
+    }                                                                            \
+    static size_t multi_##N(const char *call, int wait, int mode, T *ivars, size_t nelems, \
+                            size_t *indices, const int *status, int cmp, T v,    \
+                            const T *vals)                                       \
+    {                                                                            \
+        warg_##N a = {.ivars = ivars, .nelems = nelems, .indices = indices,      \
+                      .status = status, .cmp = cmp, .mode = mode, .v = v,        \
+                      .vals = vals};                                             \
+        check_##N(call, ivars, cmp);                                             \
+        check_status(call, ivars, nelems);                                       \
+        if (vals == NULL && mode >= 3 && nelems > 0)                            \
+            shm_fatal(call, "cmp_values is NULL with nelems %zu", nelems);       \
+        mode %= 3;                                                               \
+        a.mode = mode;                                                           \
+        if (mode == 2 && indices == NULL && nelems > 0)                          \
+            shm_fatal(call, "indices is NULL with nelems %zu", nelems);          \
+        a.found = SIZE_MAX;                                                      \
+        if (wait)                                                                \
+            shm_wait(cond_##N, &a);                                              \
+        else if (!scan_##N(&a))                                                  \
+            return mode == 0 ? 0 : (mode == 1 ? SIZE_MAX : 0);                   \
+        else                                                                     \
+            test_tick();                                                         \
+        return mode == 0 ? 1 : a.found;                                          \
+    }                                                                            \
+    void shmem_##N##_wait_until_all(T *ivars, size_t nelems, const int *status,  \
+                                    int cmp, T cmp_value)                        \
+    {                                                                            \
+        multi_##N("shmem_" #N "_wait_until_all", 1, 0, ivars, nelems, NULL, status, cmp, \
+                  cmp_value, NULL);                                                    \
+    }                                                                            \
+    size_t shmem_##N##_wait_until_any(T *ivars, size_t nelems, const int *status, \
+                                      int cmp, T cmp_value)                      \
+    {                                                                            \
+        return multi_##N("shmem_" #N "_wait_until_any", 1, 1, ivars, nelems, NULL, status, \
+                         cmp, cmp_value, NULL);                                        \
+    }                                                                            \
+    size_t shmem_##N##_wait_until_some(T *ivars, size_t nelems, size_t *indices, \
+                                       const int *status, int cmp, T cmp_value)  \
+    {                                                                            \
+        return multi_##N("shmem_" #N "_wait_until_some", 1, 2, ivars, nelems, indices, \
+                         status, cmp, cmp_value, NULL);                                \
+    }                                                                            \
+    int shmem_##N##_test_all(T *ivars, size_t nelems, const int *status, int cmp, \
+                             T cmp_value)                                        \
+    {                                                                            \
+        return (int)multi_##N("shmem_" #N "_test_all", 0, 0, ivars, nelems, NULL, status, \
+                              cmp, cmp_value, NULL);                                   \
+    }                                                                            \
+    size_t shmem_##N##_test_any(T *ivars, size_t nelems, const int *status, int cmp, \
+                                T cmp_value)                                     \
+    {                                                                            \
+        return multi_##N("shmem_" #N "_test_any", 0, 1, ivars, nelems, NULL, status, cmp, \
+                         cmp_value, NULL);                                             \
+    }                                                                            \
+    size_t shmem_##N##_test_some(T *ivars, size_t nelems, size_t *indices,       \
+                                 const int *status, int cmp, T cmp_value)        \
+    {                                                                            \
+        return multi_##N("shmem_" #N "_test_some", 0, 2, ivars, nelems, indices, status, \
+                         cmp, cmp_value, NULL);                                        \
+    }
+/* The 1.5 _vector forms: mode + 3 says "compare with vals[i]". */
+#define SYNC_VEC(N, T)                                                           \
+    void shmem_##N##_wait_until_all_vector(T *ivars, size_t nelems, const int *status, \
+                                           int cmp, T *cmp_values)               \
+    {                                                                            \
+        multi_##N("shmem_" #N "_wait_until_all_vector", 1, 3, ivars, nelems, NULL, status, \
+                  cmp, 0, cmp_values);                                           \
+    }                                                                            \
+    size_t shmem_##N##_wait_until_any_vector(T *ivars, size_t nelems, const int *status, \
+                                             int cmp, T *cmp_values)             \
+    {                                                                            \
+        return multi_##N("shmem_" #N "_wait_until_any_vector", 1, 4, ivars, nelems, NULL, \
+                         status, cmp, 0, cmp_values);                            \
+    }                                                                            \
+    size_t shmem_##N##_wait_until_some_vector(T *ivars, size_t nelems, size_t *indices, \
+                                              const int *status, int cmp, T *cmp_values) \
+    {                                                                            \
+        return multi_##N("shmem_" #N "_wait_until_some_vector", 1, 5, ivars, nelems, \
+                         indices, status, cmp, 0, cmp_values);                   \
+    }                                                                            \
+    int shmem_##N##_test_all_vector(T *ivars, size_t nelems, const int *status, int cmp, \
+                                    T *cmp_values)                               \
+    {                                                                            \
+        return (int)multi_##N("shmem_" #N "_test_all_vector", 0, 3, ivars, nelems, NULL, \
+                              status, cmp, 0, cmp_values);                       \
+    }                                                                            \
+    size_t shmem_##N##_test_any_vector(T *ivars, size_t nelems, const int *status, int cmp, \
+                                       T *cmp_values)                            \
+    {                                                                            \
+        return multi_##N("shmem_" #N "_test_any_vector", 0, 4, ivars, nelems, NULL, status, \
+                         cmp, 0, cmp_values);                                    \
+    }                                                                            \
+    size_t shmem_##N##_test_some_vector(T *ivars, size_t nelems, size_t *indices,  \
+                                        const int *status, int cmp, T *cmp_values) \
+    {                                                                            \
+        return multi_##N("shmem_" #N "_test_some_vector", 0, 5, ivars, nelems, indices, \
+                         status, cmp, 0, cmp_values);                            \
+    }
+
+SHMEM_SYNC_TYPES(SYNC)
+SHMEM_SYNC_TYPES(SYNC_VEC)
+
+/* The deprecated long-only functions behind the C11 generic names. */
+#undef shmem_wait_until
+#undef shmem_wait
+void shmem_wait_until(long *ivar, int cmp, long cmp_value)
+{
+    shmem_long_wait_until(ivar, cmp, cmp_value);
+}
+void shmem_wait(long *ivar, long cmp_value) { shmem_long_wait_until(ivar, SHMEM_CMP_NE, cmp_value); }

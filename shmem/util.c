@@ -1,0 +1,139 @@
+/*
+ * util.c - errors, argument checks, progress and waiting: the services every
+ * file of the layer uses. Unlike pshm, an OpenSHMEM layer prints and ends
+ * the job on a usage error, as its users expect (the specification leaves
+ * those cases undefined; SOS's debug mode does the same).
+ */
+#include "shmem_internal.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+struct shm_state shm;
+struct shm_sym shm_sym;
+void *shm_scratch;
+
+_Noreturn void shm_fatal(const char *call, const char *fmt, ...)
+{
+    char msg[1024];
+    int n = snprintf(msg, sizeof msg, "shmem: %s: ", call);
+    va_list ap;
+
+    va_start(ap, fmt);
+    if (n >= 0 && (size_t)n < sizeof msg)
+        vsnprintf(msg + n, sizeof msg - (size_t)n, fmt, ap);
+    va_end(ap);
+    /* One write: the lines of several PEs failing at once do not mix. */
+    fflush(stdout);
+    fprintf(stderr, "%s\n", msg);
+    fflush(stderr);
+    /* pshm_abort with a NULL context just exits: fine before init. */
+    pshm_abort(shm.ctx, 1);
+}
+
+void shm_check_init(const char *call)
+{
+    if (SHM_UNLIKELY(!shm.initialized))
+        shm_fatal(call, "called before shmem_init (or after shmem_finalize); call shmem_init "
+                  "first");
+}
+
+void shm_check_pe(const char *call, int pe)
+{
+    shm_check_init(call);
+    if (SHM_UNLIKELY(pe < 0 || pe >= shm.npes))
+        shm_fatal(call, "PE %d is out of range: this job has %d PEs (0 to %d)", pe, shm.npes,
+                  shm.npes - 1);
+}
+
+void shm_check_null(const char *call, const char *what, const void *ptr, size_t nelems)
+{
+    if (SHM_UNLIKELY(ptr == NULL && nelems > 0))
+        shm_fatal(call, "%s is NULL with %zu elements to transfer", what, nelems);
+}
+
+void *shm_ptr_of(const void *sym, int pe)
+{
+    if ((unsigned)pe >= (unsigned)shm.npes)
+        return NULL;
+    return shm_xlate(sym, pe);
+}
+
+/* Names the symmetric areas for a message about an address outside them. */
+static _Noreturn void not_symmetric(const char *call, const void *sym, size_t n)
+{
+    const char *what = n > 1 ? "the range at" : "address";
+    char extent[48] = "";
+
+    if (n > 1)
+        snprintf(extent, sizeof extent, " (%zu bytes)", n);
+    shm_fatal(call, "%s %p%s is not symmetric: the symmetric heap is [%p, %p) and the "
+              "program's global and static data [%p, %p); pass the address of a global or "
+              "static variable or of shmem_malloc'd memory", what, sym, extent,
+              (void *)shm_sym.mine[SHM_HEAP],
+              (void *)(shm_sym.mine[SHM_HEAP] + shm_sym.size[SHM_HEAP]),
+              (void *)shm_sym.mine[SHM_DATA],
+              (void *)(shm_sym.mine[SHM_DATA] + shm_sym.size[SHM_DATA]));
+}
+
+void *shm_remote(const char *call, const void *sym, int pe)
+{
+    void *p;
+
+    shm_check_pe(call, pe);
+    p = shm_xlate(sym, pe);
+    if (p == NULL)
+        not_symmetric(call, sym, 1);
+    return p;
+}
+
+void *shm_remote_range(const char *call, const void *sym, size_t nbytes, int pe)
+{
+    uintptr_t s = (uintptr_t)sym;
+
+    shm_check_pe(call, pe);
+    for (int a = 0; a < SHM_NAREAS; a++) {
+        uintptr_t off = s - shm_sym.mine[a];
+        /* off < size and the rest fits: no overflow in either compare. */
+        if (off < shm_sym.size[a] && nbytes <= shm_sym.size[a] - off)
+            return shm_sym.base[a][pe] + off;
+    }
+    not_symmetric(call, sym, nbytes);
+}
+
+/* A failed poll or wait means a peer died or the job was aborted: pshm has
+ * marked the job, and this PE leaves with it. */
+static _Noreturn void lost(const char *call, int rc)
+{
+    /* Aborted by another PE: that PE has said why already. */
+    if (rc == -ECANCELED)
+        pshm_abort(shm.ctx, 1);
+    shm_fatal(call, "the job is ending: %s (%s)", pshm_last_error(), pshm_strerror(rc));
+}
+
+void shm_progress(void)
+{
+    int rc = pshm_poll(shm.ctx);
+    if (SHM_UNLIKELY(rc < 0))
+        lost("progress", rc);
+}
+
+void shm_wait(int (*cond)(void *), void *arg)
+{
+    int rc;
+
+    if (cond(arg))
+        return;
+    rc = pshm_wait_until(shm.ctx, cond, arg);
+    if (SHM_UNLIKELY(rc < 0))
+        lost("wait", rc);
+}
+
+void shm_barrier(void)
+{
+    int rc = pshm_barrier(shm.ctx);
+    if (SHM_UNLIKELY(rc < 0))
+        lost("barrier", rc);
+}

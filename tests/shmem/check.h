@@ -1,0 +1,28 @@
+/*
+ * check.h - what the OpenSHMEM test programs share: a failed check prints
+ * the PE, the place, what was expected and what was got, then ends the job
+ * with status 1 (shmem_global_exit, so that no PE waits for the failed one).
+ */
+#ifndef SHMEM_TEST_CHECK_H
+#define SHMEM_TEST_CHECK_H
+
+#include <shmem.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define CHECK(cond, ...)                                                         \
+    do {                                                                         \
+        if (!(cond)) {                                                           \
+            printf("FAIL: PE %d: %s:%d: %s: ", shmem_my_pe(), __FILE__, __LINE__, #cond); \
+            printf(__VA_ARGS__);                                                 \
+            printf("\n");                                                        \
+            fflush(stdout);                                                      \
+            shmem_global_exit(1);                                                \
+        }                                                                        \
+    } while (0)
+
+/* A value for element i of PE pe's data in test round k, exact in every
+ * standard type (0..99). */
+#define VAL(pe, i, k) (((pe) * 31 + (i) * 7 + (k) * 13) % 100)
+
+#endif

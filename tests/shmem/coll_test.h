@@ -1,0 +1,108 @@
+/*
+ * coll_test.h - what the collective and lock test programs share: the active
+ * sets they cover and a failure counter. Every PE runs the same list, so all
+ * agree on the order of the collectives.
+ */
+#ifndef COLL_TEST_H
+#define COLL_TEST_H
+
+#include <shmem.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int ct_failures;
+
+#define CT_CHECK(cond, ...)                                                      \
+    do {                                                                         \
+        if (!(cond)) {                                                           \
+            if (ct_failures++ < 20) {                                            \
+                printf("FAIL: PE %d: %s:%d: ", shmem_my_pe(), __FILE__, __LINE__); \
+                printf(__VA_ARGS__);                                             \
+                printf("\n");                                                    \
+            }                                                                    \
+        }                                                                        \
+    } while (0)
+
+typedef struct ct_set {
+    int start, log, size;
+} ct_set_t;
+
+#define CT_MAX_SETS 32
+
+/* Sets with strides 1, 2 and 4, starting at PEs 0, 1 and 2, of 1 PE, of 2
+ * and of as many as fit: the whole job, sets that leave PEs out on either
+ * side, and single-PE sets. Returns how many, without duplicates. */
+static inline int ct_sets(int npes, ct_set_t *sets)
+{
+    int n = 0;
+
+    for (int log = 0; log <= 2; log++)
+        for (int start = 0; start <= 2 && start < npes; start++) {
+            int most = (npes - 1 - start) / (1 << log) + 1;
+            int sizes[3] = {most, 1, 2};
+
+            for (int k = 0; k < 3; k++) {
+                int dup = sizes[k] > most;
+
+                for (int j = 0; j < n && !dup; j++)
+                    dup = sets[j].start == start && sets[j].size == sizes[k] &&
+                          (sets[j].log == log || sizes[k] == 1);
+                if (!dup && n < CT_MAX_SETS)
+                    sets[n++] = (ct_set_t){start, log, sizes[k]};
+            }
+        }
+    return n;
+}
+
+/* My index in the set, or -1 if I am not in it. */
+static inline int ct_index(const ct_set_t *s, int pe)
+{
+    int d = pe - s->start, stride = 1 << s->log;
+
+    if (d < 0 || d % stride != 0 || d / stride >= s->size)
+        return -1;
+    return d / stride;
+}
+
+static inline int ct_pe(const ct_set_t *s, int i)
+{
+    return s->start + (i << s->log);
+}
+
+/* Every element of pSync is SHMEM_SYNC_VALUE again (call after a barrier). */
+static inline void ct_check_psync(const long *pSync, int n, const char *what)
+{
+    for (int i = 0; i < n; i++)
+        CT_CHECK(pSync[i] == SHMEM_SYNC_VALUE, "%s: pSync[%d] is %ld, expected %ld", what, i,
+                 pSync[i], (long)SHMEM_SYNC_VALUE);
+}
+
+static inline long *ct_psync(int n)
+{
+    long *p = shmem_malloc((size_t)n * sizeof(long));
+
+    for (int i = 0; i < n; i++)
+        p[i] = SHMEM_SYNC_VALUE;
+    return p;
+}
+
+/* Ends the program: every PE reports, exit status 1 if any check failed. */
+static inline int ct_finish(const char *name)
+{
+    int npes = shmem_n_pes(), total = 0;
+    int *each = shmem_calloc((size_t)npes, sizeof(int));
+
+    shmem_int_p(&each[shmem_my_pe()], ct_failures, 0);
+    shmem_barrier_all();
+    for (int pe = 0; pe < npes; pe++)
+        total += each[pe];
+    if (shmem_my_pe() == 0)
+        printf("%s with %d PEs: %s (%d failed checks)\n", name, npes,
+               total == 0 ? "passed" : "FAILED", total);
+    shmem_free(each);
+    shmem_finalize();
+    return ct_failures ? 1 : 0;
+}
+
+#endif /* COLL_TEST_H */

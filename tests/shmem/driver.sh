@@ -1,0 +1,62 @@
+# driver.sh - sourced by the tests/t-shmem-*.sh drivers: finds the build,
+# chooses the PE counts, runs jobs under oshrun and checks their status.
+#
+# PE counts: 2, 3, 4 and 8 (more PEs than cores: the waits must yield).
+# Without shared memory between processes (--disable-pshm) a job can only
+# have one PE, so the programs run with 1.
+
+B=${PSHM_BUILD:-$(cd "$(dirname "$0")/.." && pwd)}
+OSHRUN=$B/shmem/oshrun
+T=$(mktemp -d "${TMPDIR:-/tmp}/t-shmem.XXXXXX") || exit 1
+trap 'rm -rf "$T"' EXIT
+fails=0
+
+if ! grep -q '^SHMEM := yes' "$B/Makefile" 2>/dev/null; then
+    echo "SKIP: the OpenSHMEM layer is not built (configured with --disable-shmem)"
+    exit 77
+fi
+[ -x "$OSHRUN" ] || { echo "FAIL: $OSHRUN is not built"; exit 1; }
+if grep -q "define PSHM_BACKEND_NONE 1" "$B/config.h" 2>/dev/null; then
+    PES="1"
+    echo "note: built without shared memory (--disable-pshm): jobs of 1 PE only"
+else
+    PES="2 3 4 8"
+fi
+# A small heap keeps 8-PE jobs quick to set up; one test uses the default.
+export SHMEM_SYMMETRIC_SIZE=${SHMEM_SYMMETRIC_SIZE-16M}
+
+bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+ok() { echo "ok: $*"; }
+
+# job WANT N PROGRAM [ARGS...]: runs PROGRAM on N PEs (60 s at most), its
+# output in $T/out and $T/err; checks that the job exits WANT ("nz": any
+# failure status but the timeout's 124).
+job() {
+    local want=$1 n=$2 got
+    shift 2
+    "$OSHRUN" -n "$n" --timeout 60 "$@" >"$T/out" 2>"$T/err"
+    got=$?
+    if [ "$want" = nz ] && [ "$got" != 0 ] && [ "$got" != 124 ]; then
+        :
+    elif [ "$got" != "$want" ]; then
+        bad "oshrun -n $n $* exited $got, expected $want; output:"
+        sed 's/^/    /' "$T/out" "$T/err" | tail -20
+        return 1
+    fi
+    ok "oshrun -n $n $* -> $got"
+}
+
+# expect_err TEXT: the last job's stderr has TEXT.
+expect_err() {
+    if grep -qF -- "$1" "$T/err"; then
+        ok "message: $1"
+    else
+        bad "expected the message '$1'; stderr was:"
+        sed 's/^/    /' "$T/err" | tail -10
+    fi
+}
+
+finish() {
+    [ "$fails" = 0 ] || { echo "$fails check(s) failed"; exit 1; }
+    exit 0
+}
