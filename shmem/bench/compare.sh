@@ -98,23 +98,27 @@ flags="-std=c11 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror"
 
 bargs=""
 [ "$quick" = 1 ] && bargs="--max-bytes 65536 --reps 11 --batch-us 100"
-# The collective rows with 4 PEs (more PEs than the 2 CPUs here, usually).
+# The collective rows with 4 PEs (more PEs than the 2 CPUs here, usually):
+# sizes up to 64 KiB, the larger ones are in the 2-PE run.
 only4="barrier|bcast|reduce"
+bargs4="--max-bytes 65536"
 
-run_one() { # impl npes extra-args...
-    impl=$1 np=$2; shift 2
+run_one() { # round impl npes extra-args...
+    round=$1 impl=$2 np=$3; shift 3
     if [ "$impl" = ours ]; then
         set -- "$ours_run" -n "$np" "$work/bench-ours" "$@"
     else
         set -- "$ompi_run" --allow-run-as-root --oversubscribe --bind-to none \
             --mca osc ^rdma -n "$np" "$work/bench-ompi" "$@"
     fi
+    t0=$(date +%s)
     if ! timeout 900 "$@" >"$work/out" 2>"$work/err"; then
         echo "compare.sh: failed: $*" >&2
         cat "$work/err" "$work/out" >&2
         exit 1
     fi
-    grep -v '^#' "$work/out" | sed 1d >>"$work/all.csv"
+    echo "round $round/$runs: $impl, $np PEs: $(($(date +%s) - t0)) s" >&2
+    grep -v '^#' "$work/out" | sed 1d | sed "s/^/$round,/" >>"$work/all.csv"
     grep '^#' "$work/out" | sed "s/^# /  [$impl -n $np] /" >>"$work/placement"
 }
 
@@ -128,64 +132,72 @@ while [ "$i" -le "$runs" ]; do
     order=$impls
     [ $((i % 2)) = 0 ] && [ "$ours_only" = 0 ] && order="ours ompi"
     for impl in $order; do
-        echo "round $i/$runs: $impl, 2 PEs" >&2
-        run_one "$impl" 2 --csv --label "$impl" $bargs "$@"
-        echo "round $i/$runs: $impl, 4 PEs" >&2
-        run_one "$impl" 4 --csv --label "$impl" --only "$only4" $bargs "$@"
+        run_one "$i" "$impl" 2 --csv --label "$impl" $bargs "$@"
+        run_one "$i" "$impl" 4 --csv --label "$impl" --only "$only4" \
+            $bargs $bargs4 "$@"
     done
     i=$((i + 1))
 done
 
-echo "shmem-bench side by side: $runs round(s), medians of the per-run medians (ns per call)"
+echo "shmem-bench side by side: $runs round(s); ns per call, the median over"
+echo "the rounds of each run's median; machine-limit targets from same-run ratios"
 sort -u "$work/placement"
 
-# key = npes,test,target,bytes; median over runs per implementation.
-sort -t, -k1,1 -k2,2n -k3,3 -k4,4 -k5,5n -k8,8g "$work/all.csv" | awk -F, '
-function flush() {
-    if (n == 0) return
-    med[pk] = (n % 2) ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
-    n = 0
-}
-# First the unsorted file, for the order of the rows as the benchmark ran them.
-NR == FNR {
-    rk = $2 SUBSEP $3 SUBSEP $4 SUBSEP $5
-    if (!(rk in seen)) { seen[rk] = 1; rows[++nrows] = rk }
-    next
+# CSV: round,impl,npes,test,target,bytes,calls,batches,median_ns,p99_ns,GBps
+awk -F, '
+function median(list,   a, n, i, j, x) {
+    n = split(list, a, " ")
+    for (i = 2; i <= n; i++) {          # insertion sort, a few values
+        x = a[i] + 0
+        for (j = i - 1; j >= 1 && a[j] + 0 > x; j--) a[j + 1] = a[j]
+        a[j + 1] = x
+    }
+    if (n == 0) return ""
+    return (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
 }
 {
-    k = $1 SUBSEP $2 SUBSEP $3 SUBSEP $4 SUBSEP $5
-    if (k != pk) { flush(); pk = k }
-    v[++n] = $8
+    row = $3 SUBSEP $4 SUBSEP $5 SUBSEP $6
+    if (!(row in seen)) { seen[row] = 1; rows[++nrows] = row }
+    vals[$2, row] = vals[$2, row] " " $9
+    ns[$1, $2, row] = $9
+    rounds[$1] = 1
+}
+# Per round, the ratio of a row to the machine limit measured by the same
+# implementation in the same round; the median of those ratios.
+function limit_ratio(impl, row, lim,   r, list) {
+    list = ""
+    for (r in rounds)
+        if (((r, impl, row) in ns) && ((r, impl, lim) in ns) && ns[r, impl, lim] > 0)
+            list = list " " ns[r, impl, row] / ns[r, impl, lim]
+    return median(list)
 }
 END {
-    flush()
-    # Machine limits from the same sitting: the round trip of every 2-PE run
-    # of both implementations, and the memcpy of the run being judged.
-    rt = med["ours" SUBSEP 2 SUBSEP "rt" SUBSEP "pair" SUBSEP 64]
-    if (("ompi" SUBSEP 2 SUBSEP "rt" SUBSEP "pair" SUBSEP 64) in med)
-        rt = (rt + med["ompi" SUBSEP 2 SUBSEP "rt" SUBSEP "pair" SUBSEP 64]) / 2
+    rt = "2" SUBSEP "rt" SUBSEP "pair" SUBSEP "64"
     printf "%-4s %-8s %-7s %8s %12s %12s %9s  %s\n", "PEs", "test", "target", "bytes", "ompi_ns", "ours_ns", "ours/ompi", "target"
     for (i = 1; i <= nrows; i++) {
-        split(rows[i], f, SUBSEP)
-        o = med["ompi" SUBSEP rows[i]]; u = med["ours" SUBSEP rows[i]]
+        row = rows[i]
+        split(row, f, SUBSEP)
+        o = median(vals["ompi", row]); u = median(vals["ours", row])
         ratio = (o > 0 && u > 0) ? sprintf("%.3f", u / o) : "-"
         goal = ""; ok = -1
         t = f[2]; tg = f[3]; b = f[4]
-        if ((t == "p+quiet" || t == "g" || t == "fadd" || t == "cswap") && tg == "heap") {
+        small = (t == "p+quiet" || t == "g" || t == "fadd" || t == "cswap")
+        if (small && tg == "heap") {
             goal = "<= 0.5x ompi"; if (o > 0 && u > 0) ok = (u <= 0.5 * o)
-        } else if ((t == "p+quiet" || t == "g" || t == "fadd" || t == "cswap") && tg == "static") {
+        } else if (small && tg == "static") {
             goal = ">= 10x faster"; if (o > 0 && u > 0) ok = (u * 10 <= o)
-        } else if (t == "barrier" && (f[1] == 2 || f[1] == 4)) {
-            goal = sprintf("<= ompi, <= 1.5x rt (%.0f ns)", 1.5 * rt)
-            if (o > 0 && u > 0 && rt > 0) ok = (u <= o && u <= 1.5 * rt)
+        } else if (t == "barrier") {
+            x = limit_ratio("ours", row, rt)
+            goal = sprintf("<= ompi, <= 1.5x rt (%sx)", x == "" ? "?" : sprintf("%.2f", x))
+            if (o > 0 && u > 0 && x != "") ok = (u <= o && x <= 1.5)
         } else if (t == "putmem" && tg == "heap" && (b == 65536 || b == 1048576)) {
-            mc = med["ours" SUBSEP f[1] SUBSEP "memcpy" SUBSEP "local" SUBSEP b]
-            goal = sprintf(">= 0.9x memcpy (%.0f ns)", mc)
-            if (u > 0 && mc > 0) ok = (u * 0.9 <= mc)
+            x = limit_ratio("ours", row, f[1] SUBSEP "memcpy" SUBSEP "local" SUBSEP b)
+            goal = sprintf(">= 0.9x memcpy (%sx)", x == "" ? "?" : sprintf("%.2f", 1 / x))
+            if (x != "") ok = (1 / x >= 0.9)
         }
         if (ok == 1) goal = goal ": met"
         else if (ok == 0) goal = goal ": NOT met"
         else if (goal != "") goal = goal ": no data"
         printf "%-4s %-8s %-7s %8s %12s %12s %9s  %s\n", f[1], t, tg, b, (o > 0 ? sprintf("%.1f", o) : "-"), (u > 0 ? sprintf("%.1f", u) : "-"), ratio, goal
     }
-}' "$work/all.csv" -
+}' "$work/all.csv"
