@@ -122,6 +122,20 @@ run_one() { # round impl npes extra-args...
     grep '^#' "$work/out" | sed "s/^# /  [$impl -n $np] /" >>"$work/placement"
 }
 
+# A row filter of the caller's (--only) also chooses the 4-PE rows; without
+# a collective among them the 4-PE run is left out.
+user_only=""
+prev=""
+for a in "$@"; do
+    [ "$prev" = --only ] && user_only=$a
+    prev=$a
+done
+run4=yes
+if [ -n "$user_only" ]; then
+    only4=$user_only
+    printf 'barrier\nbcast\nreduce\n' | grep -Eq -- "$user_only" || run4=no
+fi
+
 impls="ompi ours"
 [ "$ours_only" = 1 ] && impls=ours
 : >"$work/all.csv"
@@ -133,8 +147,9 @@ while [ "$i" -le "$runs" ]; do
     [ $((i % 2)) = 0 ] && [ "$ours_only" = 0 ] && order="ours ompi"
     for impl in $order; do
         run_one "$i" "$impl" 2 --csv --label "$impl" $bargs "$@"
-        run_one "$i" "$impl" 4 --csv --label "$impl" --only "$only4" \
-            $bargs $bargs4 "$@"
+        [ "$run4" = yes ] || continue
+        run_one "$i" "$impl" 4 --csv --label "$impl" $bargs "$@" \
+            --only "$only4" $bargs4
     done
     i=$((i + 1))
 done
