@@ -1,0 +1,218 @@
+#!/bin/sh
+# compare.sh: shmem-bench.c built with this library's oshcc and with Open MPI's,
+# run alternately in one sitting, one table of medians with the ratio per row
+# and the performance targets of the OpenSHMEM layer marked met or not met.
+#
+#   shmem/bench/compare.sh [--runs N] [--quick] [--ours-only] [-- BENCH-ARGS]
+#
+# Open MPI (Debian 12: apt-get install -y openmpi-bin libopenmpi-dev), what its
+# OSHMEM needs to run here, found by trying:
+#   - the only SPML Debian builds is ucx (oshmem_info | grep spml); UCX picks
+#     its shared-memory transports (posix/sysv mm, cma) by itself, no UCX_TLS;
+#   - --mca osc ^rdma: without it every PE dies with SIGSEGV in shmem_finalize;
+#   - as root: --allow-run-as-root plus OMPI_ALLOW_RUN_AS_ROOT=1 and
+#     OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;
+#   - --oversubscribe for more PEs than cores, --bind-to none so that both
+#     implementations are placed the same way: by the benchmark itself, PE i
+#     on the i-th CPU (see its --no-pin).
+# Open MPI reaches static variables by emulation through its progress engine;
+# the benchmark's target PE waits in shmem_barrier_all, which makes progress.
+#
+# Environment: OURS_OSHCC, OURS_OSHRUN (default: shmem/oshcc and shmem/oshrun
+# of the build tree, $PSHM_BUILD or the tree holding this script), OMPI_OSHCC,
+# OMPI_OSHRUN (default: oshcc.openmpi / oshrun.openmpi, else oshcc / oshrun
+# from PATH when they are Open MPI's), SHMEM_SYMMETRIC_SIZE (default 64M).
+set -eu
+
+runs=3
+quick=0
+ours_only=0
+usage() {
+    sed -n 's/^# \{0,1\}//; 2,6p' "$0"
+    echo "  --runs N     alternating rounds of both implementations (1..50, default 3)"
+    echo "  --quick      smaller sizes and fewer batches (a smoke run)"
+    echo "  --ours-only  do not look for Open MPI"
+    echo "  BENCH-ARGS   passed to shmem-bench (see its --help)"
+}
+while [ $# -gt 0 ]; do
+    case $1 in
+    --runs)
+        case ${2-} in
+        [1-9] | [1-4][0-9] | 50) runs=$2 ;;
+        *) echo "compare.sh: --runs needs an integer in 1..50, got '${2-}'" >&2; exit 2 ;;
+        esac
+        shift 2 ;;
+    --quick) quick=1; shift ;;
+    --ours-only) ours_only=1; shift ;;
+    -h | --help) usage; exit 0 ;;
+    --) shift; break ;;
+    *) echo "compare.sh: unknown option '$1'" >&2; usage >&2; exit 2 ;;
+    esac
+done
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=${PSHM_BUILD:-$(cd "$here/../.." && pwd)}
+src=$here/shmem-bench.c
+ours_cc=${OURS_OSHCC:-$top/shmem/oshcc}
+ours_run=${OURS_OSHRUN:-$top/shmem/oshrun}
+export SHMEM_SYMMETRIC_SIZE=${SHMEM_SYMMETRIC_SIZE:-64M}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+
+for f in "$ours_cc" "$ours_run"; do
+    if [ ! -x "$f" ]; then
+        echo "compare.sh: $f is missing: build the tree first (./configure && make)," >&2
+        echo "or point OURS_OSHCC and OURS_OSHRUN at an installed oshcc and oshrun." >&2
+        exit 2
+    fi
+done
+
+# Open MPI's wrappers: Debian names them *.openmpi behind the alternatives.
+is_ompi() { "$1" --showme:version 2>/dev/null | grep -q "Open SHMEM\|Open MPI"; }
+ompi_cc=${OMPI_OSHCC:-}
+ompi_run=${OMPI_OSHRUN:-}
+if [ "$ours_only" = 0 ] && [ -z "$ompi_cc" ]; then
+    for c in oshcc.openmpi oshcc; do
+        p=$(command -v $c 2>/dev/null) || continue
+        if is_ompi "$p"; then ompi_cc=$p; break; fi
+    done
+    for c in oshrun.openmpi oshrun; do
+        p=$(command -v $c 2>/dev/null) || continue
+        if [ "$p" != "$ours_run" ] && "$p" --version 2>&1 | grep -q "OpenRTE\|Open MPI"; then
+            ompi_run=$p; break
+        fi
+    done
+fi
+if [ "$ours_only" = 0 ] && { [ -z "$ompi_cc" ] || [ -z "$ompi_run" ]; }; then
+    echo "compare.sh: Open MPI's oshcc/oshrun not found; to compare, install it:" >&2
+    echo "    apt-get update && apt-get install -y openmpi-bin libopenmpi-dev" >&2
+    echo "compare.sh: running this library alone." >&2
+    ours_only=1
+fi
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/shmem-compare.XXXXXX")
+trap 'rm -rf "$work"' EXIT INT TERM
+
+flags="-std=c11 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror"
+"$ours_cc" $flags -o "$work/bench-ours" "$src"
+[ "$ours_only" = 1 ] || "$ompi_cc" $flags -o "$work/bench-ompi" "$src"
+
+bargs=""
+[ "$quick" = 1 ] && bargs="--max-bytes 65536 --reps 11 --batch-us 100"
+# The collective rows with 4 PEs (more PEs than the 2 CPUs here, usually):
+# sizes up to 64 KiB, the larger ones are in the 2-PE run.
+only4="barrier|bcast|reduce"
+bargs4="--max-bytes 65536"
+
+run_one() { # round impl npes extra-args...
+    round=$1 impl=$2 np=$3; shift 3
+    if [ "$impl" = ours ]; then
+        set -- "$ours_run" -n "$np" "$work/bench-ours" "$@"
+    else
+        set -- "$ompi_run" --allow-run-as-root --oversubscribe --bind-to none \
+            --mca osc ^rdma -n "$np" "$work/bench-ompi" "$@"
+    fi
+    t0=$(date +%s)
+    if ! timeout 900 "$@" >"$work/out" 2>"$work/err"; then
+        echo "compare.sh: failed: $*" >&2
+        cat "$work/err" "$work/out" >&2
+        exit 1
+    fi
+    echo "round $round/$runs: $impl, $np PEs: $(($(date +%s) - t0)) s" >&2
+    grep -v '^#' "$work/out" | sed 1d | sed "s/^/$round,/" >>"$work/all.csv"
+    grep '^#' "$work/out" | sed "s/^# /  [$impl -n $np] /" >>"$work/placement"
+}
+
+# A row filter of the caller's (--only) also chooses the 4-PE rows; without
+# a collective among them the 4-PE run is left out.
+user_only=""
+prev=""
+for a in "$@"; do
+    [ "$prev" = --only ] && user_only=$a
+    prev=$a
+done
+run4=yes
+if [ -n "$user_only" ]; then
+    only4=$user_only
+    printf 'barrier\nbcast\nreduce\n' | grep -Eq -- "$user_only" || run4=no
+fi
+
+impls="ompi ours"
+[ "$ours_only" = 1 ] && impls=ours
+: >"$work/all.csv"
+: >"$work/placement"
+i=1
+while [ "$i" -le "$runs" ]; do
+    # Alternate which goes first, so a drift of the machine hits both.
+    order=$impls
+    [ $((i % 2)) = 0 ] && [ "$ours_only" = 0 ] && order="ours ompi"
+    for impl in $order; do
+        run_one "$i" "$impl" 2 --csv --label "$impl" $bargs "$@"
+        [ "$run4" = yes ] || continue
+        run_one "$i" "$impl" 4 --csv --label "$impl" $bargs "$@" \
+            --only "$only4" $bargs4
+    done
+    i=$((i + 1))
+done
+
+echo "shmem-bench side by side: $runs round(s); ns per call, the median over"
+echo "the rounds of each run's median; machine-limit targets from same-run ratios"
+sort -u "$work/placement"
+
+# CSV: round,impl,npes,test,target,bytes,calls,batches,median_ns,p99_ns,GBps
+awk -F, '
+function median(list,   a, n, i, j, x) {
+    n = split(list, a, " ")
+    for (i = 2; i <= n; i++) {          # insertion sort, a few values
+        x = a[i] + 0
+        for (j = i - 1; j >= 1 && a[j] + 0 > x; j--) a[j + 1] = a[j]
+        a[j + 1] = x
+    }
+    if (n == 0) return ""
+    return (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}
+{
+    row = $3 SUBSEP $4 SUBSEP $5 SUBSEP $6
+    if (!(row in seen)) { seen[row] = 1; rows[++nrows] = row }
+    vals[$2, row] = vals[$2, row] " " $9
+    ns[$1, $2, row] = $9
+    rounds[$1] = 1
+}
+# Per round, the ratio of a row to the machine limit measured by the same
+# implementation in the same round; the median of those ratios.
+function limit_ratio(impl, row, lim,   r, list) {
+    list = ""
+    for (r in rounds)
+        if (((r, impl, row) in ns) && ((r, impl, lim) in ns) && ns[r, impl, lim] > 0)
+            list = list " " ns[r, impl, row] / ns[r, impl, lim]
+    return median(list)
+}
+END {
+    rt = "2" SUBSEP "rt" SUBSEP "pair" SUBSEP "64"
+    printf "%-4s %-8s %-7s %8s %12s %12s %9s  %s\n", "PEs", "test", "target", "bytes", "ompi_ns", "ours_ns", "ours/ompi", "target"
+    for (i = 1; i <= nrows; i++) {
+        row = rows[i]
+        split(row, f, SUBSEP)
+        o = median(vals["ompi", row]); u = median(vals["ours", row])
+        ratio = (o > 0 && u > 0) ? sprintf("%.3f", u / o) : "-"
+        goal = ""; ok = -1
+        t = f[2]; tg = f[3]; b = f[4]
+        small = (t == "p+quiet" || t == "g" || t == "fadd" || t == "cswap")
+        if (small && tg == "heap") {
+            goal = "<= 0.5x ompi"; if (o > 0 && u > 0) ok = (u <= 0.5 * o)
+        } else if (small && tg == "static") {
+            goal = ">= 10x faster"; if (o > 0 && u > 0) ok = (u * 10 <= o)
+        } else if (t == "barrier") {
+            x = limit_ratio("ours", row, rt)
+            goal = sprintf("<= ompi, <= 1.5x rt (%sx)", x == "" ? "?" : sprintf("%.2f", x))
+            if (o > 0 && u > 0 && x != "") ok = (u <= o && x <= 1.5)
+        } else if (t == "putmem" && tg == "heap" && (b == 65536 || b == 1048576)) {
+            x = limit_ratio("ours", row, f[1] SUBSEP "memcpy" SUBSEP "local" SUBSEP b)
+            goal = sprintf(">= 0.9x memcpy (%sx)", x == "" ? "?" : sprintf("%.2f", 1 / x))
+            if (x != "") ok = (1 / x >= 0.9)
+        }
+        if (ok == 1) goal = goal ": met"
+        else if (ok == 0) goal = goal ": NOT met"
+        else if (goal != "") goal = goal ": no data"
+        printf "%-4s %-8s %-7s %8s %12s %12s %9s  %s\n", f[1], t, tg, b, (o > 0 ? sprintf("%.1f", o) : "-"), (u > 0 ? sprintf("%.1f", u) : "-"), ratio, goal
+    }
+}' "$work/all.csv"

@@ -1,0 +1,659 @@
+/*
+ * shmem-bench: OSU-style latency and bandwidth of an OpenSHMEM implementation,
+ * with the limits of the machine (a cache-line round trip between PE 0 and
+ * PE 1, a local memcpy of each size) measured in the same run.
+ *
+ * Written against shmem.h (OpenSHMEM 1.4) and POSIX only, so that the same
+ * file builds with any oshcc: this library's and Open MPI's.
+ *
+ * Method: each row runs its operation in batches of n calls, n grown until a
+ * batch lasts --batch-us; then --reps batches are timed, each batch between
+ * two shmem_barrier_all. The table gives the median and the 99th percentile
+ * of the per-call time over the batches. Point-to-point rows are driven by
+ * PE 0 with PE 1 as the target while the other PEs wait in the barrier (so
+ * that an implementation that needs the target to make progress gets it, as
+ * in the OSU benchmarks). Collective rows run on every PE.
+ */
+#include <shmem.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <regex.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_BYTES_LIMIT (1L << 26)
+#define STATIC_BYTES (1L << 20)
+#define MAX_REPS 10001
+#define SPIN_LIMIT_NS 20000000000LL /* a peer silent this long is gone */
+
+/* Targets of the "static" rows: symmetric because they are globals. */
+static long s_word;
+static _Alignas(64) char s_buf[STATIC_BYTES];
+
+struct opts {
+    long max_bytes;
+    long reps;
+    long batch_us;
+    int csv;
+    int pin;
+    const char *label;
+    const char *only;
+};
+
+struct shared {              /* heap objects every PE allocates alike */
+    long *ctl;               /* PE 0 tells the batch size to all PEs */
+    long *word;              /* heap target of p/g/atomics */
+    char *buf;               /* heap target of putmem/getmem, bcast dest */
+    char *src;               /* bcast/reduce source */
+    long *psync;             /* SHMEM_REDUCE_SYNC_SIZE >= bcast/barrier sizes */
+    long *pwrk;
+    int *cpus;               /* where each PE runs, gathered on PE 0 */
+    char *name;              /* the round-trip page's name, from PE 0 */
+};
+
+struct row {
+    const char *test;
+    const char *target;      /* heap, static, local, pair, all */
+    long bytes;
+    int who;                 /* 0: PE 0 alone, 1: PEs 0 and 1, 2: all PEs */
+    void (*op)(struct row *r, long n);
+    void *dst;
+    const void *src;
+    long expect;             /* running state checked after the row */
+};
+
+static struct opts o = { 1L << 20, 51, 200, 0, 1, NULL, NULL };
+static struct shared sh;
+static int me, npes, oversub;
+static char *lsrc, *ldst;          /* local, non-symmetric buffers */
+static _Atomic long *rt_ping, *rt_pong; /* round-trip page, PE 0 / PE 1 lines */
+static long rt_seq;
+static volatile long sink;
+
+static long long now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static void die(const char *what)
+{
+    fprintf(stderr, "shmem-bench: PE %d: %s\n", me, what);
+    shmem_global_exit(1);
+    exit(1);
+}
+
+/* ---------------------------------------------------------------- ops */
+
+static void op_p(struct row *r, long n)
+{
+    for (long i = 0; i < n; i++) {
+        shmem_long_p(r->dst, ++r->expect, 1);
+        shmem_quiet();
+    }
+}
+
+static void op_g(struct row *r, long n)
+{
+    long acc = 0;
+    for (long i = 0; i < n; i++)
+        acc += shmem_long_g(r->dst, 1);
+    sink = acc;
+}
+
+static void op_putmem(struct row *r, long n)
+{
+    for (long i = 0; i < n; i++) {
+        shmem_putmem(r->dst, r->src, (size_t)r->bytes, 1);
+        shmem_quiet();
+    }
+}
+
+static void op_getmem(struct row *r, long n)
+{
+    for (long i = 0; i < n; i++)
+        shmem_getmem(ldst, r->dst, (size_t)r->bytes, 1);
+    sink = ldst[r->bytes - 1];
+}
+
+static void op_fadd(struct row *r, long n)
+{
+    long acc = 0;
+    for (long i = 0; i < n; i++)
+        acc += shmem_long_atomic_fetch_add(r->dst, 1, 1);
+    r->expect += n;
+    sink = acc;
+}
+
+static void op_cswap(struct row *r, long n)
+{
+    /* Each swap succeeds: the value seen is always the one we left. */
+    for (long i = 0; i < n; i++) {
+        long old = shmem_long_atomic_compare_swap(r->dst, r->expect,
+                                                  r->expect + 1, 1);
+        if (old != r->expect)
+            die("compare_swap returned a value no PE wrote");
+        r->expect++;
+    }
+}
+
+static void op_memcpy(struct row *r, long n)
+{
+    for (long i = 0; i < n; i++) {
+        memcpy(ldst, lsrc, (size_t)r->bytes);
+        /* Keep each copy: the compiler may not merge or drop them. */
+        atomic_signal_fence(memory_order_seq_cst);
+    }
+    sink = ldst[r->bytes - 1];
+}
+
+static void spin_until(_Atomic long *w, long v)
+{
+    long long t0 = 0;
+    for (unsigned spins = 1;; spins++) {
+        if (atomic_load_explicit(w, memory_order_acquire) == v)
+            return;
+        if (oversub)
+            sched_yield();
+        if ((spins & 0xfffff) == 0) {
+            long long t = now_ns();
+            if (!t0)
+                t0 = t;
+            else if (t - t0 > SPIN_LIMIT_NS)
+                die("the other PE of the cache-line round trip stopped");
+        }
+    }
+}
+
+/* Cache-line ping-pong: PE 0 writes its line, PE 1 answers on its own. */
+static void op_rt(struct row *r, long n)
+{
+    (void)r;
+    for (long i = 0; i < n; i++) {
+        rt_seq++;
+        if (me == 0) {
+            atomic_store_explicit(rt_ping, rt_seq, memory_order_release);
+            spin_until(rt_pong, rt_seq);
+        } else {
+            spin_until(rt_ping, rt_seq);
+            atomic_store_explicit(rt_pong, rt_seq, memory_order_release);
+        }
+    }
+}
+
+static void op_barrier(struct row *r, long n)
+{
+    (void)r;
+    for (long i = 0; i < n; i++)
+        shmem_barrier_all();
+}
+
+/* A pSync may be reused once every PE left the collective: the barrier. */
+static void op_bcast(struct row *r, long n)
+{
+    for (long i = 0; i < n; i++) {
+        shmem_broadcast64(r->dst, r->src, (size_t)r->bytes / 8, 0, 0, 0, npes,
+                          sh.psync);
+        shmem_barrier_all();
+    }
+}
+
+static void op_reduce(struct row *r, long n)
+{
+    for (long i = 0; i < n; i++) {
+        shmem_long_sum_to_all(r->dst, r->src, (int)(r->bytes / 8), 0, 0, npes,
+                              sh.pwrk, sh.psync);
+        shmem_barrier_all();
+    }
+}
+
+/* ------------------------------------------------------------ driver */
+
+static int cmp_ll(const void *a, const void *b)
+{
+    long long x = *(const long long *)a, y = *(const long long *)b;
+    return (x > y) - (x < y);
+}
+
+/* PE 0 decides, every PE learns it: batch sizes must agree for collectives. */
+static long share_from_pe0(long v)
+{
+    if (me == 0) {
+        for (int pe = 0; pe < npes; pe++)
+            shmem_long_p(sh.ctl, v, pe);
+        shmem_quiet();
+    }
+    shmem_barrier_all();
+    return *sh.ctl;
+}
+
+static int takes_part(const struct row *r)
+{
+    return r->who == 2 || me == 0 || (r->who == 1 && me == 1);
+}
+
+static long long timed_batch(struct row *r, long n)
+{
+    shmem_barrier_all();
+    long long t0 = now_ns();
+    if (takes_part(r))
+        r->op(r, n);
+    long long t = now_ns() - t0;
+    shmem_barrier_all();
+    return t;
+}
+
+struct result {
+    long n;
+    double med_ns, p99_ns;
+};
+
+static struct result measure(struct row *r)
+{
+    static long long per[MAX_REPS];
+    struct result res = { 0, 0, 0 };
+    long n = 1;
+
+    for (;;) {
+        /* The fastest of three: one preempted batch must not stop the growth. */
+        long long t = timed_batch(r, n);
+        for (int k = 0; k < 2; k++) {
+            long long u = timed_batch(r, n);
+            t = u < t ? u : t;
+        }
+        long next = 0;
+        if (t < o.batch_us * 1000LL && n < (1L << 24))
+            next = t < o.batch_us * 100LL ? n * 8 : n * 2;
+        next = share_from_pe0(next);
+        if (!next)
+            break;
+        n = next;
+    }
+    for (long k = 0; k < o.reps; k++)
+        per[k] = timed_batch(r, n) * 1000 / n; /* picoseconds per call */
+    qsort(per, (size_t)o.reps, sizeof per[0], cmp_ll);
+    res.n = n;
+    res.med_ns = (o.reps & 1 ? per[o.reps / 2]
+                  : (per[o.reps / 2 - 1] + per[o.reps / 2]) / 2) / 1000.0;
+    long i99 = (o.reps * 99 + 99) / 100 - 1;
+    res.p99_ns = per[i99 < o.reps ? i99 : o.reps - 1] / 1000.0;
+    return res;
+}
+
+static int wanted(const char *test)
+{
+    regex_t re;
+    if (!o.only)
+        return 1;
+    if (regcomp(&re, o.only, REG_EXTENDED | REG_NOSUB))
+        return 1; /* checked at startup */
+    int ok = regexec(&re, test, 0, NULL, 0) == 0;
+    regfree(&re);
+    return ok;
+}
+
+static void print_header(void)
+{
+    if (o.csv)
+        printf("impl,npes,test,target,bytes,calls_per_batch,batches,"
+               "median_ns,p99_ns,median_GBps\n");
+    else
+        printf("%-10s %-7s %9s %7s %12s %12s %10s\n", "test", "target",
+               "bytes", "calls", "median_ns", "p99_ns", "GB/s");
+}
+
+static void emit(const struct row *r, struct result res)
+{
+    double gbps = r->bytes && res.med_ns > 0 ? r->bytes / res.med_ns : 0;
+    if (me != 0)
+        return;
+    if (o.csv)
+        printf("%s,%d,%s,%s,%ld,%ld,%ld,%.2f,%.2f,%.3f\n", o.label, npes,
+               r->test, r->target, r->bytes, res.n, o.reps, res.med_ns,
+               res.p99_ns, gbps);
+    else
+        printf("%-10s %-7s %9ld %7ld %12.1f %12.1f %10.2f\n", r->test,
+               r->target, r->bytes, res.n, res.med_ns, res.p99_ns, gbps);
+    fflush(stdout);
+}
+
+static void run(struct row *r)
+{
+    if (!wanted(r->test))
+        return;
+    emit(r, measure(r));
+}
+
+/* The value PE 1 holds after a row must be what PE 0's calls left there. */
+static void check_word(const char *test, long *word, long expect)
+{
+    if (me == 0) {
+        long got = shmem_long_g(word, 1);
+        if (got != expect) {
+            char msg[160];
+            snprintf(msg, sizeof msg, "%s left %ld at PE 1, expected %ld",
+                     test, got, expect);
+            die(msg);
+        }
+    }
+    shmem_barrier_all();
+}
+
+static void run_word_rows(const char *target, long *word)
+{
+    struct row r = { "p+quiet", target, 8, 0, op_p, word, NULL, 0 };
+    *word = 0;
+    shmem_barrier_all();
+    if (wanted(r.test)) {
+        run(&r);
+        r.expect = share_from_pe0(r.expect);
+        check_word(r.test, word, r.expect);
+    }
+    run(&(struct row){ "g", target, 8, 0, op_g, word, NULL, 0 });
+
+    long base = share_from_pe0(me == 0 ? shmem_long_g(word, 1) : 0);
+    struct row f = { "fadd", target, 8, 0, op_fadd, word, NULL, base };
+    if (wanted(f.test)) {
+        run(&f);
+        check_word(f.test, word, share_from_pe0(f.expect));
+        base = share_from_pe0(f.expect);
+    }
+    struct row c = { "cswap", target, 8, 0, op_cswap, word, NULL, base };
+    if (wanted(c.test)) {
+        run(&c);
+        check_word(c.test, word, share_from_pe0(c.expect));
+    }
+}
+
+static void run_size_rows(const char *test, const char *target,
+                          void (*op)(struct row *, long), int who, void *dst,
+                          const void *src, long max)
+{
+    for (long b = 8; b <= max; b *= 2)
+        run(&(struct row){ test, target, b, who, op, dst, src, 0 });
+}
+
+/* -------------------------------------------------------------- setup */
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: shmem-bench [--csv] [--max-bytes N] [--reps N] "
+            "[--batch-us N]\n"
+            "                   [--only REGEX] [--label NAME] [--no-pin]\n"
+            "  --csv          one CSV line per row instead of the table\n"
+            "  --max-bytes N  largest size of the sized rows, a power of two "
+            "(8..%ld; default 1048576)\n"
+            "  --reps N       timed batches per row, 1..%d (default 51)\n"
+            "  --batch-us N   least duration of one batch in microseconds, "
+            "1..1000000 (default 200)\n"
+            "  --only REGEX   run the rows whose test name matches (POSIX ERE)\n"
+            "                 tests: rt memcpy p+quiet g fadd cswap putmem "
+            "getmem barrier bcast reduce\n"
+            "  --label NAME   implementation name in the output "
+            "(default: shmem_info_get_name)\n"
+            "  --no-pin       leave CPU affinity as the launcher set it "
+            "(default: PE i on the i-th CPU of its mask)\n",
+            MAX_BYTES_LIMIT, MAX_REPS);
+}
+
+static long parse_long(const char *opt, const char *s, long lo, long hi)
+{
+    char *end;
+    errno = 0;
+    long v = s ? strtol(s, &end, 10) : 0;
+    if (!s || errno || end == s || *end || v < lo || v > hi) {
+        fprintf(stderr,
+                "shmem-bench: %s needs an integer in %ld..%ld, got '%s'\n", opt,
+                lo, hi, s ? s : "(nothing)");
+        exit(2);
+    }
+    return v;
+}
+
+static void parse_args(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--csv"))
+            o.csv = 1;
+        else if (!strcmp(a, "--no-pin"))
+            o.pin = 0;
+        else if (!strcmp(a, "--max-bytes"))
+            o.max_bytes = parse_long(a, v, 8, MAX_BYTES_LIMIT), i++;
+        else if (!strcmp(a, "--reps"))
+            o.reps = parse_long(a, v, 1, MAX_REPS), i++;
+        else if (!strcmp(a, "--batch-us"))
+            o.batch_us = parse_long(a, v, 1, 1000000), i++;
+        else if (!strcmp(a, "--label") && v)
+            o.label = v, i++;
+        else if (!strcmp(a, "--only") && v)
+            o.only = v, i++;
+        else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage(stdout);
+            exit(0);
+        } else {
+            fprintf(stderr, "shmem-bench: unknown or incomplete option '%s'\n",
+                    a);
+            usage(stderr);
+            exit(2);
+        }
+    }
+    if (o.max_bytes & (o.max_bytes - 1)) {
+        fprintf(stderr, "shmem-bench: --max-bytes must be a power of two, "
+                        "got %ld\n", o.max_bytes);
+        exit(2);
+    }
+    regex_t re;
+    if (o.only && regcomp(&re, o.only, REG_EXTENDED | REG_NOSUB)) {
+        fprintf(stderr, "shmem-bench: --only '%s' is not a valid regular "
+                        "expression\n", o.only);
+        exit(2);
+    }
+    if (o.only)
+        regfree(&re);
+}
+
+/* Pin PE i to the i-th CPU of the mask it started with; note oversubscription. */
+static void place(void)
+{
+    cpu_set_t set;
+    int cpus[CPU_SETSIZE], n = 0;
+    if (sched_getaffinity(0, sizeof set, &set))
+        return;
+    for (int c = 0; c < CPU_SETSIZE; c++)
+        if (CPU_ISSET(c, &set))
+            cpus[n++] = c;
+    oversub = npes > n;
+    if (o.pin && n > 0) {
+        CPU_ZERO(&set);
+        CPU_SET(cpus[me % n], &set);
+        if (sched_setaffinity(0, sizeof set, &set))
+            fprintf(stderr, "shmem-bench: PE %d: cannot pin to CPU %d: %s\n",
+                    me, cpus[me % n], strerror(errno));
+    }
+}
+
+static void siblings(int cpu, char *out, size_t len)
+{
+    char path[96];
+    snprintf(path, sizeof path,
+             "/sys/devices/system/cpu/cpu%d/topology/thread_siblings_list", cpu);
+    FILE *f = fopen(path, "r");
+    out[0] = 0;
+    if (f) {
+        if (!fgets(out, (int)len, f))
+            out[0] = 0;
+        fclose(f);
+    }
+    out[strcspn(out, "\n")] = 0;
+}
+
+/* Is cpu in a list like "0-3,8,10-11"? */
+static int in_list(const char *list, int cpu)
+{
+    const char *p = list;
+    while (*p) {
+        char *end;
+        long a = strtol(p, &end, 10), b = a;
+        if (end == p)
+            return 0;
+        if (*end == '-')
+            b = strtol(end + 1, &end, 10);
+        if (cpu >= a && cpu <= b)
+            return 1;
+        p = *end == ',' ? end + 1 : end;
+        if (*end != ',')
+            break;
+    }
+    return 0;
+}
+
+/*
+ * The round-trip page: a POSIX shared-memory object PE 0 creates and names
+ * to PE 1 through the symmetric heap; unlinked as soon as both mapped it, so
+ * nothing is left behind. Plain POSIX, so it works under any implementation.
+ * Layout: PE 0's line at offset 0, PE 1's at 128 (apart from the adjacent-line
+ * prefetcher's pair), the rest unused.
+ */
+static void rt_setup(void)
+{
+    int fd = -1;
+    if (npes < 2)
+        return;
+    if (me == 0) {
+        snprintf(sh.name, 64, "/shmem-bench-%ld-%ld", (long)getpid(),
+                 (long)now_ns() % 1000000);
+        fd = shm_open(sh.name, O_RDWR | O_CREAT | O_EXCL, 0600);
+        if (fd < 0 || ftruncate(fd, 4096))
+            die("cannot create the round-trip page with shm_open");
+        shmem_putmem(sh.name, sh.name, 64, 1);
+        shmem_quiet();
+    }
+    shmem_barrier_all();
+    if (me == 1 && (fd = shm_open(sh.name, O_RDWR, 0)) < 0)
+        die("cannot open the round-trip page PE 0 created");
+    if (me <= 1) {
+        char *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        if (p == MAP_FAILED)
+            die("cannot map the round-trip page");
+        close(fd);
+        rt_ping = (_Atomic long *)p;
+        rt_pong = (_Atomic long *)(p + 128);
+    }
+    shmem_barrier_all();
+    if (me == 0)
+        shm_unlink(sh.name);
+}
+
+static void alloc_shared(void)
+{
+    long words = o.max_bytes / 8;
+    long wrk = words / 2 + 1;
+    if (wrk < SHMEM_REDUCE_MIN_WRKDATA_SIZE)
+        wrk = SHMEM_REDUCE_MIN_WRKDATA_SIZE;
+    sh.ctl = shmem_malloc(sizeof(long));
+    sh.word = shmem_malloc(sizeof(long));
+    sh.buf = shmem_malloc((size_t)o.max_bytes);
+    sh.src = shmem_malloc((size_t)o.max_bytes);
+    sh.psync = shmem_malloc(SHMEM_REDUCE_SYNC_SIZE * sizeof(long));
+    sh.pwrk = shmem_malloc((size_t)wrk * sizeof(long));
+    sh.cpus = shmem_malloc((size_t)npes * sizeof(int));
+    sh.name = shmem_malloc(64);
+    lsrc = aligned_alloc(64, (size_t)o.max_bytes);
+    ldst = aligned_alloc(64, (size_t)o.max_bytes);
+    if (!sh.ctl || !sh.word || !sh.buf || !sh.src || !sh.psync || !sh.pwrk ||
+        !sh.cpus || !sh.name || !lsrc || !ldst)
+        die("out of symmetric or local memory (raise SHMEM_SYMMETRIC_SIZE "
+            "or lower --max-bytes)");
+    for (long i = 0; i < SHMEM_REDUCE_SYNC_SIZE; i++)
+        sh.psync[i] = SHMEM_SYNC_VALUE;
+    for (long i = 0; i < o.max_bytes; i++)
+        lsrc[i] = (char)(i * 7 + me), ldst[i] = 0, sh.src[i] = (char)i,
+        sh.buf[i] = 0;
+    memset(s_buf, 0, sizeof s_buf);
+}
+
+static void report_placement(void)
+{
+    int cpu = sched_getcpu();
+    shmem_int_p(&sh.cpus[me], cpu, 0);
+    shmem_quiet();
+    shmem_barrier_all();
+    if (me != 0)
+        return;
+    char name[SHMEM_MAX_NAME_LEN + 1] = "", sib[256];
+    int major = 0, minor = 0;
+    shmem_info_get_name(name);
+    shmem_info_get_version(&major, &minor);
+    if (!o.label)
+        o.label = strdup(name);
+    const char *pfx = o.csv ? "# " : "";
+    printf("%sshmem-bench: %s (OpenSHMEM %d.%d), %d PEs%s%s\n", pfx, name,
+           major, minor, npes, o.pin ? ", pinned" : "",
+           oversub ? ", more PEs than CPUs" : "");
+    printf("%splacement:", pfx);
+    for (int i = 0; i < npes; i++)
+        printf(" PE%d=cpu%d", i, sh.cpus[i]);
+    printf("\n");
+    if (npes >= 2) {
+        siblings(sh.cpus[0], sib, sizeof sib);
+        printf("%sPE0/PE1 SMT siblings: %s (cpu%d thread_siblings_list: %s)\n",
+               pfx,
+               !sib[0] ? "unknown"
+               : sh.cpus[0] == sh.cpus[1] ? "same CPU"
+               : in_list(sib, sh.cpus[1]) ? "yes"
+                                         : "no",
+               sh.cpus[0], sib[0] ? sib : "unreadable");
+    }
+    fflush(stdout);
+}
+
+int main(int argc, char **argv)
+{
+    parse_args(argc, argv);
+    shmem_init();
+    me = shmem_my_pe();
+    npes = shmem_n_pes();
+    place();
+    alloc_shared();
+    shmem_barrier_all();
+    report_placement();
+    rt_setup();
+    if (me == 0)
+        print_header();
+
+    long maxs = o.max_bytes < STATIC_BYTES ? o.max_bytes : STATIC_BYTES;
+    if (npes >= 2)
+        run(&(struct row){ "rt", "pair", 64, 1, op_rt, NULL, NULL, 0 });
+    run_size_rows("memcpy", "local", op_memcpy, 0, ldst, lsrc, o.max_bytes);
+    if (npes >= 2) {
+        run_word_rows("heap", sh.word);
+        run_word_rows("static", &s_word);
+        run_size_rows("putmem", "heap", op_putmem, 0, sh.buf, lsrc, o.max_bytes);
+        run_size_rows("putmem", "static", op_putmem, 0, s_buf, lsrc, maxs);
+        run_size_rows("getmem", "heap", op_getmem, 0, sh.buf, NULL, o.max_bytes);
+        run_size_rows("getmem", "static", op_getmem, 0, s_buf, NULL, maxs);
+    }
+    run(&(struct row){ "barrier", "all", 0, 2, op_barrier, NULL, NULL, 0 });
+    run_size_rows("bcast", "heap", op_bcast, 2, sh.buf, sh.src, o.max_bytes);
+    run_size_rows("reduce", "heap", op_reduce, 2, sh.buf, sh.src, o.max_bytes);
+
+    shmem_barrier_all();
+    if (rt_ping)
+        munmap(rt_ping, 4096);
+    free(lsrc);
+    free(ldst);
+    shmem_finalize();
+    return 0;
+}
