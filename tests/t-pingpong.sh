@@ -1,6 +1,6 @@
 #!/bin/bash
-# t-pingpong - pshm-pingpong --quick runs every test and prints a row for
-# each, each library row against the floor of the same operation with the
+# t-pingpong - pshm-pingpong --quick runs every test (Medium and Long also
+# through prepare/commit) and prints a row for each, each library row against the floor of the same operation with the
 # better direction named; --csv and --json share one schema (python3 parses
 # both: a column means one thing in every row); --plot writes two SVG files,
 # and two PNGs through gnuplot when it is installed (a file name with a
@@ -45,15 +45,17 @@ nopshm=0
 grep -q "define PSHM_BACKEND_NONE 1" "$B/config.h" 2>/dev/null && nopshm=1
 
 TESTS="limit-handoff limit-ring limit-copy-flag limit-ring-rate limit-ring-bw limit-memcpy
-       limit-memcpy-bw limit-copy2-bw short medium long put get flood medium-bw long-bw put-bw get-bw"
+       limit-memcpy-bw limit-copy2-bw short medium medium-prepare long long-prepare put get flood
+       medium-bw long-bw put-bw get-bw"
 # Rows the quick sweeps give: 0, 8, 64, 4096, 65536 (bandwidth without 0,
 # the two-core copy from 4096).
 declare -A ROWS=([limit-handoff]=1 [short]=3 [flood]=1 [limit-ring-rate]=1
-                 [medium]=5 [long]=5 [put]=5 [get]=5 [limit-ring]=5 [limit-memcpy]=5
+                 [medium]=5 [medium-prepare]=5 [long]=5 [long-prepare]=5 [put]=5 [get]=5 [limit-ring]=5 [limit-memcpy]=5
                  [limit-copy-flag]=5 [limit-copy2-bw]=2
                  [medium-bw]=4 [long-bw]=4 [put-bw]=4 [get-bw]=4 [limit-ring-bw]=4 [limit-memcpy-bw]=4)
 # The floor of each library test: the same operation done by hand.
 declare -A FLOOR=([short]=limit-handoff [medium]=limit-ring [long]=limit-copy-flag
+                  [medium-prepare]=limit-ring [long-prepare]=limit-copy-flag
                   [put]=limit-copy-flag [get]=limit-memcpy [flood]=limit-ring-rate
                   [medium-bw]=limit-ring-bw [long-bw]=limit-memcpy-bw [put-bw]=limit-memcpy-bw
                   [get-bw]=limit-memcpy-bw [limit-copy2-bw]=limit-memcpy-bw)
@@ -215,6 +217,7 @@ fi
 # expected and got
 if [ $nopshm = 0 ]; then
     for c in "put:put:1:2048" "medium:medium:1:2048" "long:long:1:2048" "get:get:0:2048" \
+             "medium-prepare:medium-prepare:1:2048" "long-prepare:long-prepare:1:2048" \
              "short:short:1:32" "bw:long-bw:1:2048" "bw:get-bw:0:2048"; do
         IFS=: read -r tests victim rank off <<<"$c"
         if run 1 "$T/bad" -- env PSHM_PINGPONG_TEST_CORRUPT="$victim" "$R" -n 2 "$P" --quick --iters 50 --reps 1 --tests "$tests" --sizes 4096; then
@@ -331,6 +334,9 @@ for opt in --tests --quick --limits-only --poll-idle --startup --sizes --min-siz
            --segsize --iters --reps --warmup --window --cpus --no-pin --csv --json --plot --help \
            --instructions; do
     grep -q -- "$opt" "$T/help" || bad "--help does not mention $opt"
+done
+for t in medium-prepare long-prepare; do
+    grep -q -- "$t" "$T/help" || bad "--help does not name the test $t"
 done
 
 [ $fails = 0 ] && echo "t-pingpong: all checks passed" && exit 0

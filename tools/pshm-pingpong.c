@@ -5,9 +5,11 @@
  * (the limit-* kernels in tools/util/bench_limits.c):
  *
  *   limit-handoff    a round trip of one cache line per direction (Short)
- *   limit-ring       a round trip through a 1-copy ring (Medium)
+ *   limit-ring       a round trip through a 1-copy ring (Medium, copied or
+ *                    prepared)
  *   limit-copy-flag  a memcpy into the peer's memory and a flag line, the
- *                    peer answering alike (put and Long round trips)
+ *                    peer answering alike (put and Long round trips, Long
+ *                    copied or prepared)
  *   limit-memcpy     a local memcpy of the same size (get; copy bandwidth)
  *   limit-ring-rate  a streaming ring of one-line messages (the flood)
  *   limit-copy2-bw   two processes each copying half (a shared copy's limit)
@@ -153,8 +155,8 @@ static void run_limits(void)
     sizes_t lat = {.n = 0}, bw = {.n = 0}, mem = {.n = 0}, mbw = {.n = 0};
     sizes_t med = sweep(g.max_medium, 0), lng = sweep(long_max(), 0), put = sweep(put_max(), 0);
     sizes_t cf = {.n = 0}, two = {.n = 0};
-    if (t & T_MEDIUM) sizes_union(&lat, &med);
-    if (t & T_LONG) sizes_union(&cf, &lng);
+    if (t & (T_MEDIUM | T_MEDIUM_PREP)) sizes_union(&lat, &med);
+    if (t & (T_LONG | T_LONG_PREP)) sizes_union(&cf, &lng);
     if (t & T_PUT) sizes_union(&cf, &put);
     if (t & T_GET) sizes_union(&mem, &put);
     if (t & T_BW) {
@@ -188,7 +190,27 @@ static void run_limits(void)
 
 /* ------------------------------------------------------------ AM handlers */
 
-enum { H_PING_SHORT = 1, H_PING_MEDIUM, H_PING_LONG, H_PONG, H_SINK, H_ACK, H_CHK_REQ, H_CHK_REP };
+enum {
+    H_PING_SHORT = 1, H_PING_MEDIUM, H_PING_LONG, H_PONG, H_SINK, H_ACK, H_CHK_REQ, H_CHK_REP,
+    H_PING_MEDIUM_PREP, H_PING_LONG_PREP
+};
+
+/* The prepared kinds (medium-prepare, long-prepare): the sender writes its
+ * payload straight into the buffer the prepare hands out, once, from its
+ * own data, as the limits' senders write into the ring or the peer's
+ * memory; the library copies nothing on the send side. dest_addr NULL: a
+ * Medium. */
+static int reply_prepared(pshm_token_t *tk, unsigned h, const void *src, size_t n, void *dest_addr)
+{
+    void *b;
+    size_t room;
+    int rc = dest_addr ? pshm_am_prepare_reply_long(tk, dest_addr, n, n, 0, 0, &b, &room)
+                       : pshm_am_prepare_reply_medium(tk, n, n, 0, 0, &b, &room);
+    if (rc < 0) return rc;
+    if (n > 0) memcpy(b, src, n);
+    return dest_addr ? pshm_am_commit_reply_long(tk, h, n, 0, NULL)
+                     : pshm_am_commit_reply_medium(tk, h, n, 0, NULL);
+}
 
 static void h_ping_short(pshm_token_t *tk, void *buf, size_t n, const uint32_t *args, unsigned nargs)
 {
@@ -216,6 +238,27 @@ static void h_ping_long(pshm_token_t *tk, void *buf, size_t n, const uint32_t *a
 {
     (void)args, (void)nargs;
     int rc = pshm_am_reply_long(tk, H_PONG, buf, n, g.peer_data, 0, 0, NULL);
+    if (rc < 0 && !g.hrc) g.hrc = rc;
+    g.count++;
+}
+
+/* As h_ping_medium, through prepare/commit. */
+static void h_ping_medium_prep(pshm_token_t *tk, void *buf, size_t n, const uint32_t *args,
+                               unsigned nargs)
+{
+    (void)args, (void)nargs;
+    if (n > 0) sink_byte = *(volatile unsigned char *)buf;
+    int rc = reply_prepared(tk, H_PONG, g.p.src, n, NULL);
+    if (rc < 0 && !g.hrc) g.hrc = rc;
+    g.count++;
+}
+
+/* As h_ping_long: the payload that landed, written into the requester's data area. */
+static void h_ping_long_prep(pshm_token_t *tk, void *buf, size_t n, const uint32_t *args,
+                             unsigned nargs)
+{
+    (void)args, (void)nargs;
+    int rc = reply_prepared(tk, H_PONG, buf, n, g.peer_data);
     if (rc < 0 && !g.hrc) g.hrc = rc;
     g.count++;
 }
@@ -249,6 +292,21 @@ static void h_ack(pshm_token_t *tk, void *buf, size_t n, const uint32_t *args, u
 
 static void wait_count(uint64_t *ctr, uint64_t target);
 
+/* A request through prepare/commit, the payload written from g.p.src
+ * (see reply_prepared). */
+static void request_prepared(unsigned h, size_t size, void *dest_addr)
+{
+    void *b;
+    size_t room;
+    if (dest_addr)
+        CHK(pshm_am_prepare_request_long(g.p.ctx, g.peer, dest_addr, size, size, 0, 0, &b, &room));
+    else
+        CHK(pshm_am_prepare_request_medium(g.p.ctx, g.peer, size, size, 0, 0, &b, &room));
+    if (size > 0) memcpy(b, g.p.src, size);
+    if (dest_addr) CHK(pshm_am_commit_request_long(g.p.ctx, h, size, 0, NULL));
+    else CHK(pshm_am_commit_request_medium(g.p.ctx, h, size, 0, NULL));
+}
+
 /* The test, size and repetition being checked: set by check_before on both
  * ranks before the repetition starts, so a check message that arrives early
  * finds it. */
@@ -275,6 +333,8 @@ static void note_mismatch(bench_mismatch_t m, const char *what)
 static int is_short_test(const char *t) { return !strcmp(t, "short") || !strcmp(t, "flood"); }
 static int is_medium_test(const char *t) { return !strncmp(t, "medium", 6); }
 static int is_get_test(const char *t) { return !strncmp(t, "get", 3); }
+static int is_prepare_test(const char *t) { return strstr(t, "-prepare") != NULL; }
+static int is_long_pingpong(const char *t) { return !strcmp(t, "long") || !strcmp(t, "long-prepare"); }
 
 static uint32_t seed_of(int dir) { return bench_pattern_seed(chk.test, chk.size, chk.rep, dir); }
 
@@ -288,7 +348,9 @@ static void h_chk_req(pshm_token_t *tk, void *buf, size_t n, const uint32_t *arg
         note_mismatch(bench_pattern_check(buf, n, seed_of(0)), "the Medium payload rank 0 sent");
     else
         note_mismatch(bench_pattern_check(args, 4 * nargs, seed_of(0)), "the Short arguments rank 0 sent");
-    if (buf) {
+    if (buf && is_prepare_test(chk.test)) {
+        rc = reply_prepared(tk, H_CHK_REP, g.p.src, n, NULL);
+    } else if (buf) {
         rc = pshm_am_reply_medium(tk, H_CHK_REP, g.p.src, n, 0, 0, NULL);
     } else {
         bench_pattern_fill(mine, sizeof mine, seed_of(1));
@@ -338,6 +400,8 @@ static void check_after(const char *test, size_t size, int rep)
             if (is_short_test(test)) {
                 bench_corrupt_hook(test, a, sizeof a);
                 CHK(pshm_am_request_short(g.p.ctx, g.peer, H_CHK_REQ, 0, PSHM_AM_MAX_ARGS, a));
+            } else if (is_prepare_test(test)) {
+                request_prepared(H_CHK_REQ, size, NULL);
             } else {
                 CHK(pshm_am_request_medium(g.p.ctx, g.peer, H_CHK_REQ, g.p.src, size, 0, 0, NULL));
             }
@@ -353,7 +417,7 @@ static void check_after(const char *test, size_t size, int rep)
     } else if (g.p.me == 1) { /* long, put: rank 0's payload landed in my data area */
         note_mismatch(bench_pattern_check(g.my_data, size, seed_of(0)),
                       "the data rank 0 moved into rank 1's segment");
-    } else if (!strcmp(test, "long")) { /* the reply echoed it back */
+    } else if (is_long_pingpong(test)) { /* the reply echoed it back */
         note_mismatch(bench_pattern_check(g.my_data, size, seed_of(0)),
                       "the Long payload rank 1 echoed");
     } else if (!strcmp(test, "put")) {
@@ -368,6 +432,8 @@ static const pshm_handler_entry_t handlers[] = {
     {H_PING_LONG, h_ping_long, PSHM_AM_ANY_NARGS},   {H_PONG, h_pong, PSHM_AM_ANY_NARGS},
     {H_SINK, h_sink, PSHM_AM_ANY_NARGS},             {H_ACK, h_ack, PSHM_AM_ANY_NARGS},
     {H_CHK_REQ, h_chk_req, PSHM_AM_ANY_NARGS},       {H_CHK_REP, h_chk_rep, PSHM_AM_ANY_NARGS},
+    {H_PING_MEDIUM_PREP, h_ping_medium_prep, PSHM_AM_ANY_NARGS},
+    {H_PING_LONG_PREP, h_ping_long_prep, PSHM_AM_ANY_NARGS},
 };
 
 /* ------------------------------------------------------------ AM and put tests */
@@ -423,6 +489,18 @@ static void medium_op(size_t size)
 static void long_op(size_t size)
 {
     CHK(pshm_am_request_long(g.p.ctx, g.peer, H_PING_LONG, g.p.src, size, g.peer_data, 0, 0, NULL));
+    wait_count(&g.pongs, ++g.exp_pongs);
+}
+
+static void medium_prep_op(size_t size)
+{
+    request_prepared(H_PING_MEDIUM_PREP, size, NULL);
+    wait_count(&g.pongs, ++g.exp_pongs);
+}
+
+static void long_prep_op(size_t size)
+{
+    request_prepared(H_PING_LONG_PREP, size, g.peer_data);
     wait_count(&g.pongs, ++g.exp_pongs);
 }
 
@@ -519,9 +597,15 @@ static void run_tests(void)
     if (t & T_MEDIUM)
         for (int i = 0; i < med.n; i++)
             bench_lat_run("medium", med.v[i], medium_op, am_serve, 1, "limit-ring");
+    if (t & T_MEDIUM_PREP)
+        for (int i = 0; i < med.n; i++)
+            bench_lat_run("medium-prepare", med.v[i], medium_prep_op, am_serve, 1, "limit-ring");
     if (t & T_LONG)
         for (int i = 0; i < lng.n; i++)
             bench_lat_run("long", lng.v[i], long_op, am_serve, 1, "limit-copy-flag");
+    if (t & T_LONG_PREP)
+        for (int i = 0; i < lng.n; i++)
+            bench_lat_run("long-prepare", lng.v[i], long_prep_op, am_serve, 1, "limit-copy-flag");
     if (t & T_PUT)
         for (int i = 0; i < put.n; i++)
             bench_lat_run("put", put.v[i], put_op, put_serve, 1, "limit-copy-flag");

@@ -21,6 +21,7 @@ static cpu_set_t *allowed_set;
 static const struct { const char *name; unsigned bit; } test_names[] = {
     {"short", T_SHORT}, {"medium", T_MEDIUM}, {"long", T_LONG}, {"put", T_PUT},
     {"get", T_GET},     {"flood", T_FLOOD},   {"bw", T_BW},     {"limits", T_LIMITS},
+    {"medium-prepare", T_MEDIUM_PREP},        {"long-prepare", T_LONG_PREP},
     {"all", T_ALL},
 };
 
@@ -43,9 +44,12 @@ static void usage(void)
 "(times: lower; bandwidth and rate: higher).\n"
 "\n"
 "Tests:\n"
-"  --tests LIST     comma-separated: short, medium, long, put, get, flood, bw,\n"
-"                   limits, all (default all). short: Short AM with 0, 2 and 16\n"
-"                   args; medium/long/put: ping-pong over sizes; get: pshm_get\n"
+"  --tests LIST     comma-separated: short, medium, medium-prepare, long,\n"
+"                   long-prepare, put, get, flood, bw, limits, all (default all).\n"
+"                   short: Short AM with 0, 2 and 16 args; medium/long/put:\n"
+"                   ping-pong over sizes; medium-prepare/long-prepare: the same\n"
+"                   through prepare/commit, the payload written into the prepared\n"
+"                   buffer (same floors as medium/long); get: pshm_get\n"
 "                   call time; flood: one-way Short AMs per second; bw: streaming\n"
 "                   bandwidth of Medium, Long, put and get; limits: the baselines\n"
 "  --quick          few iterations and sizes (smoke test, ~1-2 s)\n"
@@ -140,7 +144,8 @@ static void add_test(const char *flag, const char *item)
             o->tests |= test_names[i].bit;
             return;
         }
-    cli_usage_error("%s: unknown test '%s' (short, medium, long, put, get, flood, bw, limits, all)",
+    cli_usage_error("%s: unknown test '%s' (short, medium, medium-prepare, long, long-prepare, put, "
+                    "get, flood, bw, limits, all)",
                     flag, item);
 }
 

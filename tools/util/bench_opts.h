@@ -12,7 +12,8 @@
 /* --tests bits */
 enum {
     T_SHORT = 1 << 0, T_MEDIUM = 1 << 1, T_LONG = 1 << 2, T_PUT = 1 << 3, T_GET = 1 << 4,
-    T_FLOOD = 1 << 5, T_BW = 1 << 6, T_LIMITS = 1 << 7, T_ALL = (1 << 8) - 1
+    T_FLOOD = 1 << 5, T_BW = 1 << 6, T_LIMITS = 1 << 7, T_MEDIUM_PREP = 1 << 8,
+    T_LONG_PREP = 1 << 9, T_ALL = (1 << 10) - 1
 };
 
 #define MAX_SIZES 64

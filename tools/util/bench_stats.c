@@ -65,6 +65,10 @@ static const char *title_of(const char *test)
         {"short", "Short AM request/reply; size = bytes of arguments (0, 2, 16 args)"},
         {"medium", "Medium AM request/reply"},
         {"long", "Long AM request/reply (payload into the peer's segment)"},
+        {"medium-prepare", "Medium AM request/reply through prepare/commit (payload written into "
+                           "the prepared buffer)"},
+        {"long-prepare", "Long AM request/reply through prepare/commit (payload written straight "
+                         "into the peer's segment)"},
         {"put", "pshm_put ping-pong (put, then a flag word; the peer answers alike)"},
         {"get", "pshm_get, time per call"},
         {"flood", "Short AM flood, one way, 2 args, acknowledged every window"},
@@ -323,6 +327,7 @@ void bench_print_summary(void)
     static const struct { const char *label, *test; uint64_t size; } k[] = {
         {"Short 8 B one-way latency", "short", 8},
         {"Medium 4 KiB one-way latency", "medium", 4096},
+        {"Medium 4 KiB prepared, one-way", "medium-prepare", 4096},
         {"Long 64 KiB one-way latency", "long", 65536},
         {"put 8 B one-way latency", "put", 8},
         {"flood, Short messages one way", "flood", 8},
