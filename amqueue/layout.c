@@ -236,7 +236,7 @@ void amq_fini(pshm_ctx_t *ctx)
 
 /*
  * Abort word: 0 = running; else bit 63 set, bits 32..62 the rank, bits 0..31
- * the code. The first abort wins (compare-and-swap from 0, rare path); the
+ * the code (any int: bit 63 tells an abort with code 0 from "running"). The first abort wins (compare-and-swap from 0, rare path); the
  * release/acquire pair is only for the word itself, nothing else is published.
  */
 #define ABORT_FLAG (1ull << 63)

@@ -442,9 +442,10 @@ int pshm_finalize(pshm_ctx_t *ctx)
 
 void pshm_abort(pshm_ctx_t *ctx, int code)
 {
-    /* 0 is "running" and LIVE_DIED_CODE "died" in the abort word. */
-    if (code == 0 || code == LIVE_DIED_CODE)
-        code = 1;
+    /* The status is code & 0xff, as exit(3) gives; LIVE_DIED_CODE means
+     * "died" in the abort word, and its low byte is 0 too. */
+    if (code == LIVE_DIED_CODE)
+        code = 0;
     if (ctx != NULL && ctx == atomic_load(&pshm_live_ctx)) {
         int first_rank, first_code;
         if (ctx->state == CTX_ATTACHED) {
@@ -453,7 +454,7 @@ void pshm_abort(pshm_ctx_t *ctx, int code)
              * it): end with its code, so that the job's status is the first
              * abort's whichever report reaches the launcher first. */
             if (amq_aborted(ctx, &first_rank, &first_code) && first_rank != ctx->rank &&
-                first_code != LIVE_DIED_CODE && first_code != 0)
+                first_code != LIVE_DIED_CODE)
                 code = first_code;
         }
         /* Names not yet removed would outlive the job. */
@@ -465,7 +466,7 @@ void pshm_abort(pshm_ctx_t *ctx, int code)
             seg_be_unlink(&ctx->ranges[ctx->nm.node_rank], &ctx->cfg);
         boot_abort(&ctx->boot, code);
     }
-    _exit(code & 0xff ? code & 0xff : 1);
+    _exit(code & 0xff);
 }
 
 int pshm_barrier(pshm_ctx_t *ctx)

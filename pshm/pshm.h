@@ -107,8 +107,9 @@ PSHM_API int pshm_finalize(pshm_ctx_t *ctx);
 
 /*
  * Ends the whole job: marks it aborted for every supernode peer (their waits
- * fail with -ECANCELED), tells the launcher, and exits with `code` (1 if 0).
- * ctx may be NULL.
+ * fail with -ECANCELED), tells the launcher, and exits with status
+ * `code & 0xff` (0 included: a job may end early and successfully this way).
+ * The first abort's code wins. ctx may be NULL.
  */
 PSHM_API PSHM_NORETURN void pshm_abort(pshm_ctx_t *ctx, int code);
 

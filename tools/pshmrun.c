@@ -110,7 +110,7 @@ static void usage(void)
            "Exit status:\n"
            "  0    every process exited 0 (after pshm_finalize if it called pshm_init)\n"
            "  N    the first process to fail exited with status N, or called\n"
-           "       pshm_abort(N) (1 if N is 0), or exited without pshm_finalize (1)\n"
+           "       pshm_abort(N) (N & 255, so 0 too), or exited without pshm_finalize (1)\n"
            "  128+S  the first process to fail was killed by signal S\n"
            "  2    bad command line\n"
            "  124  --timeout expired\n"
@@ -410,7 +410,7 @@ static void on_message(int r, proc_t *p)
         int32_t code = 0;
         if (p->hdr.len == sizeof code)
             memcpy(&code, p->payload, sizeof code);
-        fail(r, LAUNCH_FAIL_ABORT, code, code >= 1 && code <= 255 ? code : 1);
+        fail(r, LAUNCH_FAIL_ABORT, code, code & 0xff);
         break;
     }
     default:
@@ -1059,8 +1059,10 @@ int main(int argc, char **argv)
     watchdog_finish();
 
     status = job.failed ? job.why.status : 0;
-    if (job.failed && status == 0)
-        status = 1;   /* never 0 when the job failed */
+    /* Never 0 when the job failed, unless a pshm_abort asked for it (an
+     * early successful end, as shmem_global_exit(0)). */
+    if (job.failed && status == 0 && job.why.how != LAUNCH_FAIL_ABORT)
+        status = 1;
     if (job.verbose)
         say("job %s ended with status %d", job.tag, status);
     return status;

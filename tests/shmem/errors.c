@@ -11,7 +11,8 @@
  *   iput-span      an iput whose span leaves the static data
  *   range          a putmem that starts in the statics and ends past them
  *   zero-length    putmem/getmem of 0 bytes from NULL: allowed, exits 0
- *   global-exit N  PE n_pes-1 calls shmem_global_exit(N), the others wait
+ *   global-exit N  every PE prints "pid P"; PE n_pes-1 calls
+ *                  shmem_global_exit(N), the others wait
  *   die            PE n_pes-1 is killed, the others wait in a barrier
  *   no-finalize    returns from main without shmem_finalize: exits 0
  */
@@ -59,6 +60,10 @@ int main(int argc, char **argv)
         shmem_int_put(NULL, NULL, 0, 0);
         shmem_int_iput(NULL, NULL, 1, 1, 0, 0);
     } else if (strcmp(what, "global-exit") == 0) {
+        /* The driver checks that no PE outlives the job. */
+        printf("pid %d\n", (int)getpid());
+        fflush(stdout);
+        shmem_barrier_all();
         if (shmem_my_pe() == last)
             shmem_global_exit(argc > 2 ? atoi(argv[2]) : 1);
         shmem_long_wait_until(&flag, SHMEM_CMP_NE, 0); /* never set */
