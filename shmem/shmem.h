@@ -73,6 +73,9 @@ extern "C" {
 #define _SHMEM_CMP_GE SHMEM_CMP_GE
 #define _SHMEM_CMP_LT SHMEM_CMP_LT
 #define _SHMEM_CMP_LE SHMEM_CMP_LE
+/* The comparison's type, as other implementations name it; the routines
+ * take an int (1.4), so int keeps the two interchangeable. */
+typedef int shmem_cmp_t;
 
 #define SHMEM_THREAD_SINGLE 0
 #define SHMEM_THREAD_FUNNELED 1
