@@ -14,6 +14,11 @@
  * that an implementation that needs the target to make progress gets it, as
  * in the OSU benchmarks). Collective rows run on every PE.
  */
+/* For the affinity calls (sched_setaffinity, CPU_SET, sched_getcpu), so
+ * that a bare "oshcc shmem-bench.c" builds it. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
 #include <shmem.h>
 
 #include <errno.h>

@@ -1,0 +1,73 @@
+#!/bin/bash
+# t-shmem-bench - shmem/bench/shmem-bench.c builds with the build tree's
+# oshcc as its README says (no extra defines, warning-free under -std=c11
+# -Wall -Wextra -Werror) and runs under oshrun -n 2 with its smallest
+# options: exit 0 (it checks the targets of its atomics and puts itself),
+# and exactly the expected rows, in CSV and in the table. Speed is not
+# judged here (make bench-shmem does that).
+. "$(dirname "$0")/shmem/driver.sh"
+SRC=$(cd "$(dirname "$0")/.." && pwd)/shmem/bench/shmem-bench.c
+[ -f "$SRC" ] || { echo "FAIL: $SRC not found"; exit 1; }
+n=2
+[ "$PES" = 1 ] && n=1   # --disable-pshm: no point-to-point rows then
+OPTS=(--max-bytes 16 --reps 3 --batch-us 10)
+
+# The rows "test target bytes" of a run with OPTS on $n PEs.
+expected() {
+    local t b
+    if [ "$n" -gt 1 ]; then
+        echo "rt pair 64"
+    fi
+    for b in 8 16; do echo "memcpy local $b"; done
+    if [ "$n" -gt 1 ]; then
+        for t in heap static; do
+            for op in p+quiet g fadd cswap; do echo "$op $t 8"; done
+        done
+        for op in putmem getmem; do
+            for t in heap static; do
+                for b in 8 16; do echo "$op $t $b"; done
+            done
+        done
+    fi
+    echo "barrier all 0"
+    for b in 8 16; do echo "bcast heap $b"; echo "reduce heap $b"; done
+}
+
+# same_rows WHAT FILE: FILE holds exactly the expected rows, once each.
+same_rows() {
+    if diff <(expected | sort) <(sort "$2") >"$T/diff"; then
+        ok "$1: the $(wc -l <"$2") expected rows"
+    else
+        bad "$1: rows differ from those expected (< expected, > got):"
+        sed 's/^/    /' "$T/diff"
+    fi
+}
+
+if ! "$B/shmem/oshcc" -std=c11 -O2 -Wall -Wextra -Werror -o "$T/bench" "$SRC" 2>"$T/cc.err"; then
+    bad "oshcc does not build shmem-bench.c:"
+    sed 's/^/    /' "$T/cc.err" | head -10
+    finish
+fi
+ok "oshcc builds shmem-bench.c"
+
+if job 0 "$n" "$T/bench" --csv "${OPTS[@]}"; then
+    head=impl,npes,test,target,bytes,calls_per_batch,batches,median_ns,p99_ns,median_GBps
+    grep -qxF "$head" "$T/out" && ok "CSV header" || bad "no CSV header line '$head'"
+    # Data lines: 10 fields, this job's PE count, 3 batches, numbers.
+    grep -v -e '^#' -e "^$head\$" "$T/out" >"$T/csv"
+    awk -F, -v n="$n" 'NF != 10 || $2 != n || $7 != 3 || $8 !~ /^[0-9.]+$/ || $8 <= 0 ||
+        $9 !~ /^[0-9.]+$/ || $10 !~ /^[0-9.]+$/ { print "bad line: " $0 }' "$T/csv" >"$T/badlines"
+    [ -s "$T/badlines" ] && bad "malformed CSV lines: $(cat "$T/badlines")" || ok "CSV lines well formed"
+    cut -d, -f3-5 "$T/csv" | tr , ' ' >"$T/rows"
+    same_rows CSV "$T/rows"
+fi
+
+if job 0 "$n" "$T/bench" "${OPTS[@]}"; then
+    # The table: a header line "test target bytes calls ...", then the rows.
+    awk '/^test +target +bytes/ { t = 1; next } t && NF == 7 { print $1, $2, $3 }' \
+        "$T/out" >"$T/rows"
+    same_rows table "$T/rows"
+fi
+
+job 2 "$n" "$T/bench" --reps 0 && expect_err "--reps"
+finish
