@@ -17,24 +17,26 @@
 static int thread_level = SHMEM_THREAD_SINGLE;
 static int atexit_armed;
 
-/* Every PE must be reachable through shared memory: in this PE's supernode. */
+/* Every PE must be reachable through shared memory: in this PE's supernode.
+ * When one is not, every PE finds one that is not, so PE 0 tells it. */
 static void check_local(void)
 {
     for (int pe = 0; pe < shm.npes; pe++) {
         if (pshm_is_local(shm.ctx, pe) == 1)
             continue;
         if (pshm_host_count(shm.ctx) > 1)
-            shm_fatal("shmem_init", "PE %d is on another host (the job spans %d hosts): this "
-                      "OpenSHMEM layer reaches only the PEs of one host; run all PEs on one "
-                      "host (oshrun -n N)", pe, pshm_host_count(shm.ctx));
+            shm_fatal_all("shmem_init", "PE %d is on another host (the job spans %d hosts): this "
+                          "OpenSHMEM layer reaches only the PEs of one host; run all PEs on one "
+                          "host (oshrun -n N)", pe, pshm_host_count(shm.ctx));
         if (strstr(pshm_version(), "(none backend)") != NULL)
-            shm_fatal("shmem_init", "PE %d shares no memory with PE %d: pshm was built "
-                      "without shared memory (configure --disable-pshm), so a job has one PE; "
-                      "run with oshrun -n 1 or rebuild with a shared-memory backend", pe, shm.me);
-        shm_fatal("shmem_init", "PE %d shares no memory with PE %d although they run on one "
-                  "host: the host is split into supernodes of %d processes; unset "
-                  "GASNET_SUPERNODE_MAXSIZE or raise it to %d", pe, shm.me,
-                  pshm_node_size(shm.ctx), shm.npes);
+            shm_fatal_all("shmem_init", "PE %d shares no memory with PE %d: pshm was built "
+                          "without shared memory (configure --disable-pshm), so a job has one PE; "
+                          "run with oshrun -n 1 or rebuild with a shared-memory backend", pe,
+                          shm.me);
+        shm_fatal_all("shmem_init", "PE %d shares no memory with PE %d although they run on one "
+                      "host: the host is split into supernodes of %d processes; unset "
+                      "GASNET_SUPERNODE_MAXSIZE or raise it to %d", pe, shm.me,
+                      pshm_node_size(shm.ctx), shm.npes);
     }
 }
 
@@ -90,9 +92,9 @@ static void init_with(unsigned pshm_flags)
         env.heap_size /= 2;
         rc = pshm_attach(shm.ctx, env.heap_size + SHM_SCRATCH_SIZE);
     }
-    if (rc < 0)
-        shm_fatal("shmem_init", "cannot create the symmetric heap of %zu bytes per PE "
-                  "(SHMEM_SYMMETRIC_SIZE): %s", env.heap_size, pshm_last_error());
+    if (rc < 0)   /* pshm agrees on the outcome: every PE fails alike */
+        shm_fatal_all("shmem_init", "cannot create the symmetric heap of %zu bytes per PE "
+                      "(SHMEM_SYMMETRIC_SIZE): %s", env.heap_size, pshm_last_error());
     shm_statics_attach();
     build_tables();
     shm_scratch = (void *)shm_sym.mine[SHM_HEAP];

@@ -80,6 +80,10 @@ void shm_wait(int (*cond)(void *), void *arg) SHM_HIDDEN;
 /* Prints "shmem: <call>: <message>" to stderr and ends the job with status 1. */
 _Noreturn void shm_fatal(const char *call, const char *fmt, ...)
     __attribute__((format(printf, 2, 3))) SHM_HIDDEN;
+/* shm_fatal for a failure at init that every PE meets alike (an attach that
+ * pshm agrees on, the job's layout): told once, by PE 0. */
+_Noreturn void shm_fatal_all(const char *call, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3))) SHM_HIDDEN;
 /* The fast path of every remote operation on one element: a valid PE and a
  * symmetric address give the local pointer at once; anything else goes to
  * shm_remote, which says what is wrong and ends the job. Before shmem_init

@@ -78,9 +78,9 @@ void shm_statics_attach(void)
     /* Every PE takes part, with an empty range if nothing was found. */
     rc = pshm_attach_range(shm.ctx, exe.found ? (void *)exe.start : NULL,
                            exe.found ? exe.end - exe.start : 0);
-    if (rc < 0)
-        shm_fatal("shmem_init", "cannot make the program's global and static variables "
-                  "symmetric: %s", pshm_last_error());
+    if (rc < 0)   /* collective: every PE fails alike */
+        shm_fatal_all("shmem_init", "cannot make the program's global and static variables "
+                      "symmetric: %s", pshm_last_error());
 }
 
 void shm_statics_tables(void)
@@ -94,10 +94,10 @@ void shm_statics_tables(void)
             shm_fatal("shmem_init", "%s", pshm_last_error());
         /* Same executable everywhere: same length. A PE with another
          * program (MPMD) would make statics meaningless: refuse it. */
-        if (info.size != mine.size)
-            shm_fatal("shmem_init", "PE %d's global and static data is %zu bytes, PE %d's "
-                      "%zu: every PE must run the same executable", pe, info.size, shm.me,
-                      mine.size);
+        if (info.size != mine.size)   /* then PE 0 differs from someone too */
+            shm_fatal_all("shmem_init", "PE %d's global and static data is %zu bytes, PE %d's "
+                          "%zu: every PE must run the same executable", pe, info.size, shm.me,
+                          mine.size);
         shm_sym.base[SHM_DATA][pe] = info.local_base;
     }
     shm_sym.mine[SHM_DATA] = (uintptr_t)mine.local_base;

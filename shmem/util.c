@@ -10,26 +10,56 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 struct shm_state shm;
 struct shm_sym shm_sym;
 void *shm_scratch;
 
-_Noreturn void shm_fatal(const char *call, const char *fmt, ...)
+static void vsay(const char *call, const char *fmt, va_list ap)
 {
     char msg[1024];
     int n = snprintf(msg, sizeof msg, "shmem: %s: ", call);
-    va_list ap;
 
-    va_start(ap, fmt);
     if (n >= 0 && (size_t)n < sizeof msg)
         vsnprintf(msg + n, sizeof msg - (size_t)n, fmt, ap);
-    va_end(ap);
     /* One write: the lines of several PEs failing at once do not mix. */
     fflush(stdout);
     fprintf(stderr, "%s\n", msg);
     fflush(stderr);
+}
+
+_Noreturn void shm_fatal(const char *call, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsay(call, fmt, ap);
+    va_end(ap);
     /* pshm_abort with a NULL context just exits: fine before init. */
+    pshm_abort(shm.ctx, 1);
+}
+
+/* How long a PE other than 0 waits for PE 0 to end the job, in 10 ms steps:
+ * only reached if PE 0 did not fail after all. */
+#define FATAL_ALL_STEPS 1000
+
+_Noreturn void shm_fatal_all(const char *call, const char *fmt, ...)
+{
+    va_list ap;
+
+    /* Were the others to abort first, the launcher could end PE 0 before
+     * it printed: they wait for its abort (SIGTERM from oshrun, or the abort
+     * word once attached), and tell it themselves only if it never comes. */
+    for (int i = 0; shm.me != 0 && i < FATAL_ALL_STEPS; i++) {
+        int rc = shm.ctx != NULL ? pshm_poll(shm.ctx) : 0;
+        if (rc == -ECANCELED || rc == -ESRCH)
+            pshm_abort(shm.ctx, 1);
+        usleep(10000);
+    }
+    va_start(ap, fmt);
+    vsay(call, fmt, ap);
+    va_end(ap);
     pshm_abort(shm.ctx, 1);
 }
 

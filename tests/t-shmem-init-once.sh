@@ -1,0 +1,35 @@
+#!/bin/bash
+# t-shmem-init-once - a failure at shmem_init that every PE meets alike (a
+# heap that cannot be created, PEs on another host or supernode, a build
+# without shared memory) is told once, by PE 0, not once per PE; the job
+# ends with status 1 and oshrun names PE 0 as the one that ended it.
+. "$(dirname "$0")/shmem/driver.sh"
+P=$B/tests/shmem/tutorial
+
+# once N TEXT: the last job's stderr has TEXT on exactly one line, the only
+# "shmem:" line, and oshrun blames rank 0.
+once() {
+    local got
+    got=$(grep -c "^shmem: " "$T/err")
+    if [ "$got" = 1 ] && grep -q "^shmem: shmem_init: .*$2" "$T/err"; then
+        ok "$1 PEs: told once: $2"
+    else
+        bad "$1 PEs: expected one line 'shmem: shmem_init: ...$2', got $got; stderr:"
+        sed 's/^/    /' "$T/err" | tail -10
+    fi
+    grep -q "rank 0 (pid [0-9]*) called pshm_abort(1)" "$T/err" &&
+        ok "$1 PEs: oshrun names rank 0" || bad "$1 PEs: oshrun does not name rank 0"
+}
+
+if [ "$PES" = 1 ]; then
+    for n in 2 4 8; do
+        job 1 "$n" "$P" && once "$n" "pshm was built without shared memory"
+    done
+    finish
+fi
+for n in $PES; do
+    SHMEM_SYMMETRIC_SIZE=1T job 1 "$n" "$P" && once "$n" "cannot create the symmetric heap"
+    job 1 "$n" --hosts 2 "$P" && once "$n" "is on another host"
+    GASNET_SUPERNODE_MAXSIZE=1 job 1 "$n" "$P" && once "$n" "the host is split into supernodes"
+done
+finish
