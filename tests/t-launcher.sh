@@ -47,6 +47,10 @@ expect 139 "rank 0 (pid [0-9]*) killed by signal 11" -- -n 2 "$C" signal 0 11
 expect 1 "rank 1 (pid [0-9]*) exited with status 0 without calling pshm_finalize" \
     -- -n 2 "$C" nofinal 1
 expect 5 "rank 2 (pid [0-9]*) called pshm_abort(5)" -- -n 3 "$C" abort 2 5
+# The low byte of the code, as exit(3): 0 too (an early successful end).
+expect 0 "rank 2 (pid [0-9]*) called pshm_abort(0); ending the job" -- -n 3 "$C" abort 2 0
+expect 0 "rank 1 (pid [0-9]*) called pshm_abort(512)" -- -n 3 "$C" abort 1 512
+expect 4 "rank 1 (pid [0-9]*) called pshm_abort(260)" -- -n 3 "$C" abort 1 260
 expect 1 "rank 1 contributed 4 bytes to an exchange where rank 0 contributed 8" \
     -- -n 3 "$C" mismatch 1
 grep -q "exchange failed: .*the job is over: rank 1 failed (broke the bootstrap protocol" \
