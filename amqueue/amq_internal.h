@@ -94,13 +94,17 @@ _Static_assert(sizeof(amq_word_line_t) == AMQ_LINE, "one line");
 
 /* Chunk header in a pool: size in bytes (header included, a multiple of the
  * line), and `freed`, set to 1 (release) by the receiver after the handler
- * returned. The data (same layout as a slot's inline data) follows. */
+ * returned. The data (same layout as a slot's inline data) follows.
+ * The header fills a whole line so that the data starts line-aligned:
+ * memcpy (rep movsb) into a destination only 16-aligned runs ~15x slower on
+ * some x86-64 CPUs (64 KiB: 21 us instead of 1.4 us), and the receiver's
+ * store to `freed` does not take the line of the first payload bytes. */
 typedef struct amq_chunk {
     uint64_t size;
     _Atomic uint32_t freed;
-    uint32_t pad;
+    unsigned char pad[AMQ_LINE - 12];
 } amq_chunk_t;
-#define AMQ_CHUNK_HDR 16u
+#define AMQ_CHUNK_HDR AMQ_LINE
 _Static_assert(sizeof(amq_chunk_t) == AMQ_CHUNK_HDR, "chunk header");
 
 /* Largest chunk: header, 16 args, a maximum Medium; the pool must hold one. */

@@ -15,7 +15,7 @@ struct pshm_ctx;
 
 /* Bumped whenever the region's layout or the meaning of its words changes:
  * ranks compare it at init (a mismatch is an error, not a corruption). */
-#define AMQ_LAYOUT_VERSION 2u
+#define AMQ_LAYOUT_VERSION 3u
 
 /* Bytes of the region for P processes; -EOVERFLOW (message set) if the
  * layout cannot be represented. */
