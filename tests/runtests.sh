@@ -213,6 +213,8 @@ for t in "${tests[@]}"; do
   SKIP) echo "SKIP $name${why:+: $why}"; skipped=$((skipped + 1)) ;;
   FAIL)
     echo "FAIL $name ($took): $why"
+    # The test's own failure lines first (they may lie above the tail).
+    grep -m 5 -E '^(FAIL|.*[^A-Za-z]FAIL[: ])' "$log" | sed 's/^/    ! /'
     tail -n 20 "$log" | sed 's/^/    | /'
     echo "    (full output: $log)"
     failed=$((failed + 1)) ;;
