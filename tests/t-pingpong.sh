@@ -250,7 +250,13 @@ if [ $nopshm = 0 ] && command -v valgrind >/dev/null; then
     TMPDIR=$T/ti timeout -s KILL 60 "$P" --instructions | head -1 >/dev/null
     TMPDIR=$T/ti timeout -s KILL 60 "$P" --instructions >/dev/null 2>&1 &
     pid=$!
-    sleep 2
+    # The signal must land while a job runs (its files exist), not after
+    # the whole run ended: on a quiet machine that takes under 2 s.
+    for _ in $(seq 3000); do
+        [ -n "$(ls -A "$T/ti")" ] && break
+        kill -0 $pid 2>/dev/null || break
+        sleep 0.01
+    done
     kill -TERM $pid
     wait $pid
     got=$?
