@@ -267,6 +267,9 @@ typedef struct amq_tls {
 extern _Thread_local amq_tls_t amq_tls __attribute__((tls_model("initial-exec")));
 #define amq_in_handler (amq_tls.in_handler)
 #define amq_cur_token (amq_tls.token)
+/* Why a reply with token t is refused (NULL, a reply handler's token, a
+ * prepared or already sent reply): sets the message, returns -EINVAL. */
+int amq_reply_bad(const pshm_token_t *t, const char *fn);
 
 #define AMQ_POLL_CREDIT 1024
 /* Far below any count of idle polls. */

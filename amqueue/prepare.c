@@ -215,23 +215,14 @@ static int req_queue(pshm_ctx_t *ctx, const char *fn, int dest, amq_sq_t **sq)
     return 0;
 }
 
-/* The token checks of a reply. */
+/* The token checks of a reply: the send path's, plus the debug build's. */
 static int rep_token(pshm_token_t *t, const char *fn)
 {
-    if (t == NULL)
-        return pshm_err(-EINVAL, "%s: the token is NULL", fn);
-    if (AMQ_DEBUG && t != amq_cur_token)
+    if (AMQ_DEBUG && t != NULL && t != amq_cur_token)
         return pshm_err(-EINVAL, "%s: this token is not the one of the handler running now "
                         "(a token is valid only inside its own handler)", fn);
-    if (t->state == AMQ_TOK_NOREPLY)
-        return pshm_err(-EINVAL, "%s: a reply handler may not reply (handler of a message "
-                        "from rank %d)", fn, t->src);
-    if (t->state == AMQ_TOK_PREPARED)
-        return pshm_err(-EINVAL, "%s: this handler already prepared a reply (to rank %d); "
-                        "commit it first", fn, t->src);
-    if (t->state != 0)
-        return pshm_err(-EINVAL, "%s: this request (from rank %d) was already replied to; a "
-                        "request handler replies at most once", fn, t->src);
+    if (t == NULL || t->state != 0)
+        return amq_reply_bad(t, fn);
     return 0;
 }
 

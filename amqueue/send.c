@@ -377,7 +377,7 @@ request(pshm_ctx_t *ctx, const char *fn, int dest, unsigned handler, int cat,
                     flags, nargs, args);
 }
 
-static int __attribute__((noinline, cold)) reply_bad(const pshm_token_t *t, const char *fn)
+int __attribute__((noinline, cold)) amq_reply_bad(const pshm_token_t *t, const char *fn)
 {
     if (t == NULL)
         return pshm_err(-EINVAL, "%s: the token is NULL", fn);
@@ -402,7 +402,7 @@ reply(pshm_token_t *t, const char *fn, unsigned handler, int cat, const void *bu
 
     /* state 0: a request's handler that has not replied yet. */
     if (PSHM_UNLIKELY(t == NULL || t->state != 0))
-        return reply_bad(t, fn);
+        return amq_reply_bad(t, fn);
     if (AMQ_DEBUG && t != amq_cur_token)
         return pshm_err(-EINVAL, "%s: this token is not the one of the handler running now "
                         "(a token is valid only inside its own handler)", fn);
