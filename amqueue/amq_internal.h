@@ -5,7 +5,7 @@
  * 64-bit byte offset computed by amq_layout(), a pure function of
  * (P, depth, memory, line), so no offset can wrap past 4 GiB):
  *
- *   line 0                    control line: the abort word
+ *   line 0                    the supernode's control line (base/control.h)
  *   P * R lines               barrier flags, R = ceil(log2 P) rounds; flag
  *                             (r, k) is written only by (r - 2^k) mod P
  *   P receiver blocks         receiver r's block at r * rstride holds its
@@ -32,7 +32,8 @@
 #ifndef PSHM_AMQ_INTERNAL_H
 #define PSHM_AMQ_INTERNAL_H
 
-#include "internal.h"
+#include "base/ctx.h"
+#include "amqueue/amqueue.h"
 
 #include <sched.h>
 
@@ -85,7 +86,7 @@ typedef struct amq_ctl {
 } amq_ctl_t;
 _Static_assert(sizeof(amq_ctl_t) == AMQ_LINE, "one line");
 
-/* A line holding one 64-bit word (abort word, barrier flags). */
+/* A line holding one 64-bit word (barrier flags). */
 typedef struct amq_word_line {
     _Atomic uint64_t v;
     unsigned char pad[AMQ_LINE - 8];
@@ -200,7 +201,6 @@ struct amq {
     bool threads;
     _Atomic uint32_t rot;     /* first sender visited by the next serve */
     uint64_t bar_epoch;
-    amq_word_line_t *abort_line;
     amq_word_line_t *bar;     /* P * rounds flags */
     amq_sq_t *sq[AMQ_NETS];   /* by destination supernode rank */
     /* The incoming queues, one array of 2 P: network REP at [0, P) (this

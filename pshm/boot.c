@@ -27,20 +27,6 @@
 
 /* ------------------------------------------------------------------ tags */
 
-bool boot_tag_valid(const char *tag)
-{
-    size_t n = 0;
-
-    if (tag == NULL)
-        return false;
-    for (; tag[n] != '\0'; n++) {
-        char c = tag[n];
-        if (n >= PSHM_TAG_MAX || !((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')))
-            return false;
-    }
-    return n >= 1;
-}
-
 int launch_random_tag(char *out, size_t n)
 {
     static const char alphabet[] = "abcdefghijklmnopqrstuvwxyz0123456789";
@@ -268,7 +254,7 @@ static int open_launcher(boot_t *b)
         (rc = env_int(LAUNCH_ENV_RANK, 0, (uint64_t)b->size - 1, &b->rank)) < 0 ||
         (rc = env_int(LAUNCH_ENV_FD, 0, INT32_MAX, &fd)) < 0)
         return rc;
-    if (!boot_tag_valid(tag))
+    if (!tag_valid(tag))
         return pshm_err(-EINVAL, "%s=\"%s\" is not a job tag (1 to %d characters a-z, 0-9); "
                         "start the program with pshmrun", LAUNCH_ENV_TAG, tag ? tag : "",
                         PSHM_TAG_MAX);
@@ -309,7 +295,7 @@ static int agree_tag(boot_t *b)
     rc = boot_exchange(b, mine, W, all);
     if (rc < 0)
         pshm_err_prefix(rc, "agreeing on a job tag");
-    else if (all[W - 1] != '\0' || !boot_tag_valid(all)) {
+    else if (all[W - 1] != '\0' || !tag_valid(all)) {
         rc = pshm_err(-EPROTO, "the bootstrap's exchange returned a malformed job tag from "
                       "rank 0: check that it gathers `len` bytes per rank in rank order");
     } else {
@@ -329,7 +315,7 @@ static int open_callbacks(boot_t *b, const pshm_bootstrap_t *u)
     if (u->exchange == NULL || u->barrier == NULL)
         return pshm_err(-EINVAL, "bootstrap: the %s callback is NULL; both exchange and "
                         "barrier are required", u->exchange == NULL ? "exchange" : "barrier");
-    if (u->job_tag != NULL && !boot_tag_valid(u->job_tag))
+    if (u->job_tag != NULL && !tag_valid(u->job_tag))
         return pshm_err(-EINVAL, "bootstrap: job_tag \"%.32s\" is not 1 to %d characters "
                         "a-z, 0-9; pass such a tag or NULL to let rank 0 draw one",
                         u->job_tag, PSHM_TAG_MAX);

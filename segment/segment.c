@@ -24,12 +24,6 @@ static uint64_t page_size(void)
     return p > 0 ? (uint64_t)p : 4096;
 }
 
-uint64_t seg_phys_mem(void)
-{
-    long pages = sysconf(_SC_PHYS_PAGES);
-    return pages > 0 ? (uint64_t)pages * page_size() : 0;
-}
-
 int seg_fs_avail(const char *dir, uint64_t *bytes)
 {
     struct statvfs sv;
@@ -79,7 +73,7 @@ int seg_name_check(const char *name, const char *shown)
 
 int seg_make_name(char *out, size_t n, const char *tag, int kind, int index)
 {
-    if (!tag || !boot_tag_valid(tag))
+    if (!tag || !tag_valid(tag))
         return pshm_err(-EINVAL, "job tag \"%s\" is not valid: expected 1 to %d characters "
                         "of [a-z0-9]", tag ? tag : "(null)", PSHM_TAG_MAX);
     if ((kind != SEG_KIND_SEGMENT && kind != SEG_KIND_REGION && kind != SEG_KIND_RANGE) || index < 0)
@@ -248,7 +242,7 @@ int seg_max_size_room(const pshm_cfg_t *cfg, int node_size, int host_size, uint6
                       const seg_room_t *room, uint64_t *max, int *err, char *why, size_t whylen)
 {
     char a[32], b[32], w[PSHM_PATH_MAX + 400];
-    uint64_t pg = page_size(), phys = seg_phys_mem(), as = UINT64_MAX, each[LIM_COUNT];
+    uint64_t pg = page_size(), phys = sys_phys_mem(), as = UINT64_MAX, each[LIM_COUNT];
     struct rlimit rl;
     int bind = LIM_ENV;
 

@@ -230,7 +230,7 @@ int seg_be_avail(const pshm_cfg_t *cfg, uint64_t *bytes)
 {
     uint64_t segs, pages, pg = (uint64_t)sysconf(_SC_PAGESIZE);
     uint64_t shmall = read_u64("/proc/sys/kernel/shmall");
-    uint64_t phys = seg_phys_mem(), room;
+    uint64_t phys = sys_phys_mem(), room;
     (void)cfg;
     sysv_usage(&segs, &pages);
     /* shmall * page size saturates: the default is near 2^64 pages. */

@@ -169,7 +169,7 @@ static const char *meta_problem(const seg_meta_t *m)
     if (m->version != SEG_META_VERSION) return "pshm header of another version: left alone";
     if (m->kind != SEG_KIND_SEGMENT && m->kind != SEG_KIND_REGION && m->kind != SEG_KIND_RANGE)
         return "pshm header with an unknown kind: left alone";
-    if (strnlen(m->tag, sizeof m->tag) >= sizeof m->tag || !boot_tag_valid(m->tag))
+    if (strnlen(m->tag, sizeof m->tag) >= sizeof m->tag || !tag_valid(m->tag))
         return "pshm header with a bad job tag: left alone";
     if (strnlen(m->name, sizeof m->name) >= sizeof m->name)
         return "pshm header with a bad name: left alone";
@@ -668,7 +668,7 @@ static void parse_args(int argc, char **argv)
             printf("%s %s\n", cli_prog, pshm_version());
             exit(0);
         } else if (cli_flag_value(argc, argv, &i, f_job, &v)) {
-            if (!boot_tag_valid(v))
+            if (!tag_valid(v))
                 cli_usage_error("--job \"%s\" is not valid: a job tag is 1 to %d characters "
                                 "of [a-z0-9]", v, PSHM_TAG_MAX);
             opt.job = v;

@@ -132,7 +132,7 @@ static void gather_machine(void)
                 read_u64("/proc/sys/kernel/shmmni", &I.shmmni);
     (void)seg_sysv_each(count_sysv, NULL);
 
-    I.phys = seg_phys_mem();
+    I.phys = sys_phys_mem();
     I.memcg = cgroup_mem_room(&I.memcg_free, &I.memcg_limit, I.memcg_file, sizeof I.memcg_file);
     long pg = sysconf(_SC_PAGESIZE);
     I.page = pg > 0 ? (uint64_t)pg : 4096;

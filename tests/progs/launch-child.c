@@ -76,13 +76,13 @@ int main(int argc, char **argv)
     me = pshm_rank(ctx);
     printf("rank %d ready\n", me);
     if (strcmp(mode, "ok") == 0) {
-        if ((rc = boot_barrier(&ctx->boot)) < 0)
+        if ((rc = boot_barrier(ctx->boot)) < 0)
             die("barrier", rc);
     } else if (strcmp(mode, "exit") == 0) {
         if (me == target)
             exit(arg);
         signal(SIGTERM, SIG_IGN);   /* stay to report what the barrier says */
-        rc = boot_barrier(&ctx->boot);
+        rc = boot_barrier(ctx->boot);
         die("barrier", rc);   /* must fail: the job is over */
     } else if (strcmp(mode, "signal") == 0 || strcmp(mode, "abort") == 0 ||
                strcmp(mode, "leak") == 0) {
@@ -93,8 +93,8 @@ int main(int argc, char **argv)
         if (mode[0] == 'a')
             pshm_abort(ctx, arg);
         seg_obj_t o;
-        printf("tag %s\n", ctx->boot.tag);
-        rc = seg_create(&o, &ctx->cfg, ctx->boot.tag, SEG_KIND_SEGMENT, me, me,
+        printf("tag %s\n", ctx->boot->tag);
+        rc = seg_create(&o, &ctx->cfg, ctx->boot->tag, SEG_KIND_SEGMENT, me, me,
                         (uint32_t)pshm_size(ctx), 65536);
         if (rc < 0)
             die("seg_create", rc);
@@ -102,7 +102,7 @@ int main(int argc, char **argv)
     } else if (strcmp(mode, "mismatch") == 0) {
         char mine[8] = { 0 }, all[8 * LAUNCH_MAX_PROCS];
         signal(SIGTERM, SIG_IGN);   /* stay to report what the exchange says */
-        rc = boot_exchange(&ctx->boot, mine, me == target ? 4 : 8, all);
+        rc = boot_exchange(ctx->boot, mine, me == target ? 4 : 8, all);
         die("exchange", rc);   /* must fail: unequal lengths end the job */
     } else if (strcmp(mode, "nofinal") == 0) {
         if (me == target)

@@ -6,8 +6,7 @@
  * sentence naming the variable, the value given and what it accepts.
  * env_load() fills the configuration only when every variable is good.
  */
-#include "internal.h"
-#include "segment/backend.h"
+#include "base/base.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -297,7 +296,7 @@ int env_load(pshm_cfg_t *out)
     }
     if (GET("GASNET_PSHMNET_QUEUE_MEMORY") &&
         (rc = env_parse_size("GASNET_PSHMNET_QUEUE_MEMORY", v, PSHM_QUEUE_MEMORY_MIN,
-                             seg_phys_mem(), &c.queue_memory)) < 0)
+                             sys_phys_mem(), &c.queue_memory)) < 0)
         return rc;
     if (GET("GASNET_SUPERNODE_MAXSIZE")) {
         if ((rc = env_parse_u64("GASNET_SUPERNODE_MAXSIZE", v, 0, PSHM_SUPERNODE_MAX, &u)) < 0)

@@ -5,7 +5,7 @@
  * process do not overwrite each other's messages; it is the only state of
  * the library that is not in the context.
  */
-#include "internal.h"
+#include "base/base.h"
 
 #include <errno.h>
 #include <stdarg.h>
