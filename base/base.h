@@ -10,6 +10,8 @@
 
 #include "config.h"
 #include "pshm.h"
+#include "pshm/launch.h"
+#include "common/misc.h"
 
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -22,7 +24,6 @@
 #define PSHM_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 #define PSHM_ALIGN_UP(x, a) (((x) + ((a)-1)) & ~((uint64_t)(a)-1))
 
-#define PSHM_TAG_MAX 16       /* job tag: 1..16 chars of [a-z0-9] */
 #define PSHM_PATH_MAX 4096
 
 /* ------------------------------------------------------------------ errors */
@@ -78,16 +79,9 @@ typedef struct pshm_cfg {
 #define PSHM_QUEUE_DEPTH_MAX 65536u
 #define PSHM_QUEUE_MEMORY_DEFAULT (1ull << 20)
 #define PSHM_AM_MEDIUM_MAX 65536u
-#define PSHM_BOOT_TIMEOUT_DEFAULT_MS 120000u
-#define PSHM_BOOT_TIMEOUT_MAX_MS 4000000000u   /* about 46 days */
 
-/* A variable pshm reads, for pshm-info and README.PSHM. */
-typedef struct env_desc {
-    const char *name;
-    const char *deflt;
-    const char *range;
-    const char *doc;
-} env_desc_t;
+/* A variable pshm reads, for pshm-info (pshm_env_var) and README.PSHM. */
+typedef pshm_env_var_t env_desc_t;
 extern const env_desc_t pshm_env_vars[];  /* terminated by a NULL name */
 
 /* Reads and checks every variable; the message names the variable. */
@@ -112,10 +106,9 @@ int env_parse_size(const char *var, const char *s, uint64_t min, uint64_t max, u
 int env_parse_segsize(const char *var, const char *s, segsize_spec_t *out);
 /* Seconds, fractional allowed: "2", "0.5". */
 int env_parse_seconds(const char *var, const char *s, uint32_t max_ms, uint32_t *out_ms);
+/* Seconds into milliseconds within [min_ms, max_ms]. */
+int env_parse_ms(const char *var, const char *s, uint32_t min_ms, uint32_t max_ms, uint32_t *out_ms);
 /* GASNET_EXITTIMEOUT and pshmrun's --exit-timeout: one range, one parser. */
-#define PSHM_EXIT_TIMEOUT_DEFAULT_MS 2000u
-#define PSHM_EXIT_TIMEOUT_MIN_MS 100u
-#define PSHM_EXIT_TIMEOUT_MAX_MS 600000u
 int env_parse_exit_timeout(const char *var, const char *s, uint32_t *out_ms);
 
 /* ------------------------------------------------------------------ cgroups */
@@ -143,15 +136,6 @@ bool tag_valid(const char *tag);
 
 uint64_t pshm_now_ns(void);
 
-static inline void pshm_cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#elif defined(__aarch64__)
-    __asm__ __volatile__("yield" ::: "memory");
-#else
-    __asm__ __volatile__("" ::: "memory");
-#endif
-}
+static inline void pshm_cpu_relax(void) { cpu_relax(); }
 
 #endif /* PSHM_BASE_H */

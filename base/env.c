@@ -179,8 +179,8 @@ int env_parse_segsize(const char *var, const char *s, segsize_spec_t *out)
     return 0;
 }
 
-static int parse_ms(const char *var, const char *s, uint32_t min_ms, uint32_t max_ms,
-                    uint32_t *out_ms)
+int env_parse_ms(const char *var, const char *s, uint32_t min_ms, uint32_t max_ms,
+                 uint32_t *out_ms)
 {
     char what[128];
     uint64_t whole;
@@ -200,12 +200,12 @@ static int parse_ms(const char *var, const char *s, uint32_t min_ms, uint32_t ma
 
 int env_parse_seconds(const char *var, const char *s, uint32_t max_ms, uint32_t *out_ms)
 {
-    return parse_ms(var, s, 0, max_ms, out_ms);
+    return env_parse_ms(var, s, 0, max_ms, out_ms);
 }
 
 int env_parse_exit_timeout(const char *var, const char *s, uint32_t *out_ms)
 {
-    return parse_ms(var, s, PSHM_EXIT_TIMEOUT_MIN_MS, PSHM_EXIT_TIMEOUT_MAX_MS, out_ms);
+    return env_parse_ms(var, s, PSHM_EXIT_TIMEOUT_MIN_MS, PSHM_EXIT_TIMEOUT_MAX_MS, out_ms);
 }
 
 /* One of `names` (case-insensitive) -> its index in `values`. */
@@ -319,7 +319,7 @@ int env_load(pshm_cfg_t *out)
         (rc = env_parse_exit_timeout("GASNET_EXITTIMEOUT", v, &c.exit_timeout_ms)) < 0)
         return rc;
     if (GET("PSHM_BOOT_TIMEOUT") &&
-        (rc = parse_ms("PSHM_BOOT_TIMEOUT", v, 0, PSHM_BOOT_TIMEOUT_MAX_MS,
+        (rc = env_parse_ms("PSHM_BOOT_TIMEOUT", v, 0, PSHM_BOOT_TIMEOUT_MAX_MS,
                        &c.boot_timeout_ms)) < 0)
         return rc;
     if (GET("PSHM_SIM_HOSTS")) {

@@ -55,20 +55,7 @@ const char *pshm_last_error(void) { return errmsg; }
 
 const char *pshm_fmt_size(char *buf, size_t n, uint64_t bytes)
 {
-    static const char *const unit[] = { "bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
-    double v = (double)bytes;
-    unsigned u = 0;
-
-    if (bytes < 1024) {
-        snprintf(buf, n, "%llu bytes", (unsigned long long)bytes);
-        return buf;
-    }
-    while (v >= 1024.0 && u + 1 < PSHM_ARRAY_LEN(unit)) {
-        v /= 1024.0;
-        u++;
-    }
-    snprintf(buf, n, "%.1f %s", v, unit[u]);
-    return buf;
+    return fmt_size(buf, n, bytes);
 }
 
 /* The library's own meanings of the codes it returns, where strerror's text

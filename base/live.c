@@ -27,9 +27,7 @@
 
 uint64_t pshm_now_ns(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+    return now_ns();
 }
 
 static int pidfd_open_(pid_t pid)

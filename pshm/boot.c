@@ -27,81 +27,14 @@
 
 /* ------------------------------------------------------------------ tags */
 
-int launch_random_tag(char *out, size_t n)
+/* A fresh random tag, with the message set on failure. */
+static int random_tag(char *out, size_t n)
 {
-    static const char alphabet[] = "abcdefghijklmnopqrstuvwxyz0123456789";
-    unsigned char r[LAUNCH_TAG_LEN];
-    size_t got = 0;
+    int rc = launch_random_tag(out, n);
 
-    if (out == NULL || n <= LAUNCH_TAG_LEN)
-        return pshm_err(-EINVAL, "job tag buffer of %zu bytes is too small (need %d)", n,
-                        LAUNCH_TAG_LEN + 1);
-    while (got < sizeof r) {
-        ssize_t k = getrandom(r + got, sizeof r - got, 0);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k < 0)
-            return pshm_err(-errno, "cannot draw a random job tag: getrandom: %s",
-                            strerror(errno));
-        got += (size_t)k;
-    }
-    /* 256 % 36 leaves a small bias; tags need uniqueness, not uniformity. */
-    for (size_t i = 0; i < LAUNCH_TAG_LEN; i++)
-        out[i] = alphabet[r[i] % 36];
-    out[LAUNCH_TAG_LEN] = '\0';
+    if (rc < 0)
+        return pshm_err(rc, "cannot draw a random job tag: getrandom: %s", strerror(-rc));
     return 0;
-}
-
-const char *launch_rank_list(const int32_t *ranks, int n, int total, char *buf, size_t len)
-{
-    size_t k = 0;
-
-    buf[0] = '\0';
-    for (int i = 0; i < n && k < len; i++)
-        k += (size_t)snprintf(buf + k, len - k, "%s%d", i ? ", " : "", (int)ranks[i]);
-    if (total > n && k < len)
-        snprintf(buf + k, len - k, " and %d more", total - n);
-    return buf;
-}
-
-const char *launch_describe(const launch_failed_t *f, char *buf, size_t n)
-{
-    int d = (int)f->detail;
-
-    switch (f->how) {
-    case LAUNCH_FAIL_EXIT: snprintf(buf, n, "exited with status %d", d); break;
-    case LAUNCH_FAIL_SIGNAL:
-        snprintf(buf, n, "killed by signal %d (%s)", d, strsignal(d));
-        break;
-    case LAUNCH_FAIL_ABORT: snprintf(buf, n, "called pshm_abort(%d)", d); break;
-    case LAUNCH_FAIL_NOFINISH:
-        snprintf(buf, n, "exited with status 0 without calling pshm_finalize");
-        break;
-    case LAUNCH_FAIL_STRANDED:
-        snprintf(buf, n, "ended while the others wait for it in a bootstrap exchange");
-        break;
-    case LAUNCH_FAIL_PROTOCOL:
-        snprintf(buf, n, "broke the bootstrap protocol (unequal exchange lengths or a "
-                 "malformed message)");
-        break;
-    case LAUNCH_FAIL_LAUNCHER:
-        if (d > 0)
-            snprintf(buf, n, "pshmrun received signal %d (%s)", d, strsignal(d));
-        else if (d == 0)
-            snprintf(buf, n, "the job ran longer than pshmrun's --timeout");
-        else
-            snprintf(buf, n, "pshmrun could not start every process");
-        break;
-    case LAUNCH_FAIL_EXEC:
-        snprintf(buf, n, "could not execute the program: %s", strerror(d));
-        break;
-    case LAUNCH_FAIL_NOJOIN:
-        snprintf(buf, n, "never called pshm_init while the others waited %s for it",
-                 LAUNCH_ENV_BOOT_TIMEOUT);
-        break;
-    default: snprintf(buf, n, "failed with status %d", (int)f->status); break;
-    }
-    return buf;
 }
 
 /* ---------------------------------------------------------------- single */
@@ -285,7 +218,7 @@ static int agree_tag(boot_t *b)
     char *all;
     int rc;
 
-    rc = launch_random_tag(mine, sizeof mine);
+    rc = random_tag(mine, sizeof mine);
     if (rc < 0)
         return rc;
     all = calloc((size_t)b->size, W);
@@ -349,7 +282,7 @@ int boot_open(boot_t *b, const pshm_bootstrap_t *user)
         b->size = 1;
         b->exchange = single_exchange;
         b->barrier = single_barrier;
-        rc = launch_random_tag(b->tag, sizeof b->tag);
+        rc = random_tag(b->tag, sizeof b->tag);
     }
     if (rc < 0) {
         memset(b, 0, sizeof *b);

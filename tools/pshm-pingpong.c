@@ -19,7 +19,8 @@
  * forked processes, without the library; --instructions counts the
  * library's instructions under callgrind (tools/util/bench_instr.c). Every
  * payload the library moves is checked after each repetition, outside the
- * timed loop.
+ * timed loop. The library is measured through pshm.h only, as an application
+ * uses it (tests/t-layers.sh keeps it so).
  *
  * Statistics (see pshm-pingpong(1)): latency = round trip / 2 for ping-pongs;
  * "median" is the median of the repetitions' medians (a repetition's median
@@ -28,7 +29,7 @@
  * measured over a whole timed loop per repetition; "median" is the median of
  * the repetitions and "worst" the slowest repetition.
  */
-#include "internal.h" /* env_parse_size (strict size spellings) */
+#include "common/misc.h"
 #include "pshm.h"
 #include "tools/util/bench_instr.h"
 #include "tools/util/bench_limits.h"
@@ -93,12 +94,12 @@ static sizes_t sweep(uint64_t max, int nonzero)
     }
     if (o.quick) {
         static const size_t q[] = {0, 8, 64, 4096, 65536};
-        for (size_t i = 0; i < PSHM_ARRAY_LEN(q); i++)
+        for (size_t i = 0; i < ARRAY_LEN(q); i++)
             if (q[i] <= max && q[i] >= o.min_size && !(nonzero && q[i] == 0)) s.v[s.n++] = q[i];
         return s;
     }
     if (!nonzero && o.min_size == 0) s.v[s.n++] = 0;
-    for (uint64_t v = 8; v <= max && s.n < (int)PSHM_ARRAY_LEN(s.v); v *= 2)
+    for (uint64_t v = 8; v <= max && s.n < (int)ARRAY_LEN(s.v); v *= 2)
         if (v >= o.min_size) s.v[s.n++] = v;
     return s;
 }
@@ -108,7 +109,7 @@ static void sizes_union(sizes_t *a, const sizes_t *b)
     for (int i = 0; i < b->n; i++) {
         int found = 0;
         for (int j = 0; j < a->n; j++) found |= a->v[j] == b->v[i];
-        if (!found && a->n < (int)PSHM_ARRAY_LEN(a->v)) a->v[a->n++] = b->v[i];
+        if (!found && a->n < (int)ARRAY_LEN(a->v)) a->v[a->n++] = b->v[i];
     }
     qsort(a->v, (size_t)a->n, sizeof a->v[0], bench_cmp_u64);
 }
@@ -707,10 +708,10 @@ static int run_forked(void)
         return 1;
     }
     g.p.lim = lim;
-    g.max_medium = PSHM_AM_MEDIUM_MAX;
-    g.p.src = aligned_alloc(4096, PSHM_ALIGN_UP(big + 64, 4096));
-    g.p.dst = aligned_alloc(4096, PSHM_ALIGN_UP(big + 64, 4096));
-    size_t alen = 2 * PSHM_ALIGN_UP(big + 64, 4096);
+    g.max_medium = pshm_am_max_medium(NULL); /* the same for every context */
+    g.p.src = aligned_alloc(4096, ALIGN_UP(big + 64, 4096));
+    g.p.dst = aligned_alloc(4096, ALIGN_UP(big + 64, 4096));
+    size_t alen = 2 * ALIGN_UP(big + 64, 4096);
     unsigned char *areas = mmap(NULL, alen, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (!g.p.src || !g.p.dst || areas == MAP_FAILED) {
         fprintf(stderr, "pshm-pingpong: out of memory for the %zu-byte buffers\n", big);
@@ -899,7 +900,7 @@ int main(int argc, char **argv)
     g.peer = g.size > 1 ? (g.p.me == 0 ? 1 : 0) : 0;
     pin(g.p.me);
 
-    uint64_t big = suite ? biggest_size() : 0, need = OFF_DATA + PSHM_ALIGN_UP(big + 64, 4096);
+    uint64_t big = suite ? biggest_size() : 0, need = OFF_DATA + ALIGN_UP(big + 64, 4096);
     if (!suite && (uint64_t)g.size * sizeof(startup_rec_t) > OFF_DATA - OFF_STARTUP)
         bench_die(2, "--startup records %d ranks at most",
                   (int)((OFF_DATA - OFF_STARTUP) / sizeof(startup_rec_t)));
@@ -911,7 +912,7 @@ int main(int argc, char **argv)
         CHK(pshm_finalize(ctx));
         return 2;
     }
-    CHK(pshm_am_register(ctx, handlers, PSHM_ARRAY_LEN(handlers)));
+    CHK(pshm_am_register(ctx, handlers, ARRAY_LEN(handlers)));
     uint64_t t_attach = bench_now_ns();
     CHK(pshm_attach(ctx, o.segsize));
     uint64_t attach_ns = bench_now_ns() - t_attach;
@@ -950,8 +951,8 @@ int main(int argc, char **argv)
         void *pa;
         CHK(pshm_translate(ctx, g.peer, g.peer_data, &pa));
         g.p.area[g.p.me] = g.my_data, g.p.area[g.peer] = pa;
-        g.p.src = aligned_alloc(4096, PSHM_ALIGN_UP(big + 64, 4096));
-        g.p.dst = aligned_alloc(4096, PSHM_ALIGN_UP(big + 64, 4096));
+        g.p.src = aligned_alloc(4096, ALIGN_UP(big + 64, 4096));
+        g.p.dst = aligned_alloc(4096, ALIGN_UP(big + 64, 4096));
         if (!g.p.src || !g.p.dst)
             bench_die(1, "out of memory for two %llu-byte buffers", (unsigned long long)big);
         memset(g.p.src, 'a', big), memset(g.p.dst, 'b', big);
