@@ -79,6 +79,7 @@ const char *launch_describe(const launch_failed_t *f, char *buf, size_t n)
     case LAUNCH_FAIL_EXEC:
         snprintf(buf, n, "could not execute the program: %s", strerror(d));
         break;
+    case LAUNCH_FAIL_INIT: snprintf(buf, n, "failed to start: its pshm_init failed"); break;
     case LAUNCH_FAIL_NOJOIN:
         snprintf(buf, n, "never called pshm_init while the others waited %s for it",
                  LAUNCH_ENV_BOOT_TIMEOUT);

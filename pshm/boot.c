@@ -333,6 +333,12 @@ void boot_finish(boot_t *b)
         (void)send_msg(b->fd, LAUNCH_FINISH, NULL, 0);
 }
 
+void boot_init_failed(boot_t *b, const char *msg)
+{
+    if (b->kind == BOOT_LAUNCHER && b->fd >= 0)
+        (void)send_msg(b->fd, LAUNCH_INITFAIL, msg, (uint32_t)strlen(msg) + 1);
+}
+
 void boot_abort(boot_t *b, int code)
 {
     int32_t c = code;

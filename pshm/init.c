@@ -74,6 +74,7 @@ int pshm_init(pshm_ctx_t **out, const pshm_init_attr_t *attr)
 {
     pshm_ctx_t *ctx, *expected = NULL;
     ctx_block_t *blk;
+    char msg[PSHM_ERRMSG_MAX];
     int rc;
 
     if (out == NULL)
@@ -134,8 +135,14 @@ int pshm_init(pshm_ctx_t **out, const pshm_init_attr_t *attr)
 fail_nodemap:
     nodemap_free(&ctx->nm);
 fail_boot:
-    boot_abort(ctx->boot, 1);
+    /* A copy: telling the launcher may set a message of its own. */
+    (void)pshm_err_prefix(rc, "pshm_init");
+    snprintf(msg, sizeof msg, "%s", pshm_last_error());
+    boot_init_failed(ctx->boot, msg);
     boot_close(ctx->boot);
+    atomic_store(&pshm_live_ctx, NULL);
+    free(ctx);
+    return pshm_err(rc, "%s", msg);
 fail_env:
     atomic_store(&pshm_live_ctx, NULL);
     free(ctx);

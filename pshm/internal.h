@@ -30,6 +30,9 @@ int boot_barrier(boot_t *b);
 /* Tells the launcher the process finalized cleanly (or aborts with code). */
 void boot_finish(boot_t *b);
 void boot_abort(boot_t *b, int code);
+/* Tells the launcher pshm_init failed, with its message (not an abort: the
+ * process called no pshm_abort). */
+void boot_init_failed(boot_t *b, const char *msg);
 void boot_close(boot_t *b);
 /* Exchanges every setting that shapes shared state (queue depth and memory,
  * supernode size, host detection, backend, versions, ...) and fails on every

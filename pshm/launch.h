@@ -10,7 +10,8 @@
  * rank has not said HELLO that long after the first one did, the job fails
  * (LAUNCH_FAIL_NOJOIN) naming the ranks that never joined.
  *   process -> pshmrun: HELLO (pid), EXCHANGE (its contribution; all ranks
- *       must give the same length), FINISH (clean finalize), ABORT (int32 code)
+ *       must give the same length), FINISH (clean finalize), ABORT (int32 code),
+ *       INITFAIL (pshm_init failed after HELLO: its message, NUL-terminated)
  *   pshmrun -> process: EXCHANGE (size * len bytes, rank order),
  *       FAILED (launch_failed_t: the job is over because `rank` failed)
  * A barrier is an EXCHANGE of 0 bytes.
@@ -38,7 +39,8 @@
 #define PSHM_EXIT_TIMEOUT_MAX_MS 600000u
 #define PSHM_TAG_MAX 16       /* job tag: 1..16 chars of [a-z0-9] */
 
-enum { LAUNCH_HELLO = 1, LAUNCH_EXCHANGE, LAUNCH_FINISH, LAUNCH_ABORT, LAUNCH_FAILED };
+enum { LAUNCH_HELLO = 1, LAUNCH_EXCHANGE, LAUNCH_FINISH, LAUNCH_ABORT, LAUNCH_FAILED,
+       LAUNCH_INITFAIL };
 
 typedef struct launch_msg {
     uint32_t type;
@@ -58,6 +60,7 @@ enum {
     LAUNCH_FAIL_EXEC,       /* the program could not be started (errno `detail`) */
     LAUNCH_FAIL_NOJOIN,     /* `detail` ranks, `rank` the first, never called
                                pshm_init within PSHM_BOOT_TIMEOUT */
+    LAUNCH_FAIL_INIT,       /* the rank's pshm_init failed (INITFAIL) */
 };
 
 /* A FAILED message of LAUNCH_FAIL_NOJOIN carries, after its launch_failed_t,

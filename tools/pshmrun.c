@@ -63,6 +63,7 @@ static struct {
     /* The first failure; ending = SIGTERM sent, kill_at = when SIGKILL goes. */
     bool failed, ending;
     launch_failed_t why;
+    char init_msg[600];      /* LAUNCH_FAIL_INIT: the library's message */
     uint64_t kill_at_ns, timeout_at_ns;
     uint64_t first_signal_ns;   /* first SIGINT/SIGTERM/SIGHUP received */
     /* Start-up: when the ranks that said HELLO stop waiting for the others
@@ -265,6 +266,9 @@ static bool fail(int rank, int how, int detail, int status)
     launch_describe(&job.why, why, sizeof why);
     if (how == LAUNCH_FAIL_EXEC)
         say("cannot execute '%s': %s; ending the job", job.argv[0], strerror(detail));
+    else if (how == LAUNCH_FAIL_INIT && job.init_msg[0])
+        say("rank %d (pid %d) failed to start: %s; ending the job", rank, (int)job.p[rank].pid,
+            job.init_msg);
     else if (rank >= 0 && job.p[rank].pid > 0)
         say("rank %d (pid %d) %s; ending the job", rank, (int)job.p[rank].pid, why);
     else if (rank >= 0)
@@ -415,6 +419,13 @@ static void on_message(int r, proc_t *p)
         fail(r, LAUNCH_FAIL_ABORT, code, code & 0xff);
         break;
     }
+    case LAUNCH_INITFAIL:
+        /* Its pshm_init failed: what the library said, not an abort. */
+        if (!job.failed)
+            snprintf(job.init_msg, sizeof job.init_msg, "%.*s", (int)p->hdr.len,
+                     (const char *)p->payload);
+        fail(r, LAUNCH_FAIL_INIT, 0, 1);
+        break;
     default:
         say("rank %d sent an unknown message (type %u)", r, p->hdr.type);
         fail(r, LAUNCH_FAIL_PROTOCOL, 0, 1);

@@ -8,6 +8,8 @@
  *   nofinal R          rank R exits 0 without pshm_finalize; others finalize
  *   mismatch R         rank R contributes 4 bytes to an exchange, the others 8
  *   abort R CODE       rank R calls pshm_abort(CODE); the others sleep
+ *   initfail R         rank R asks for another queue depth: every pshm_init
+ *                      fails (the settings differ), and each rank exits 1
  *   leak R             rank R creates an object of the job and is killed
  *                      before removing it; the others sleep
  *   sigint             waits for SIGINT, says so, exits 0 (no pshm at all)
@@ -70,6 +72,9 @@ int main(int argc, char **argv)
      * may come as soon as init is over, so it is ignored from the start. */
     if (strcmp(mode, "exit") == 0 || strcmp(mode, "mismatch") == 0)
         signal(SIGTERM, SIG_IGN);
+    if (strcmp(mode, "initfail") == 0 && getenv("PSHM_RANK") != NULL &&
+        atoi(getenv("PSHM_RANK")) == target)
+        setenv("GASNET_PSHMNET_QUEUE_DEPTH", "32", 1);
     rc = pshm_init(&ctx, NULL);
     if (rc < 0)
         die("pshm_init", rc);
