@@ -69,6 +69,7 @@ const char *pshm_strerror(int err)
     case ESRCH: return "a peer process died";
     case ECANCELED: return "the job was aborted";
     case ECONNRESET: return "the job is over (the launcher ended it or went away)";
+    case ETIMEDOUT: return "timed out: other processes of the job did not arrive in time";
     case EHOSTUNREACH: return "rank is not reachable through shared memory";
     case EAGAIN: return "no room now (PSHM_IMMEDIATE)";
     case EALREADY: return "already initialized";
