@@ -134,7 +134,7 @@ fi
 # ---------------------------------------------------------- environment
 
 readme=README.PSHM
-srcs=$(ls pshm/*.c pshm/*.h nodemap/*.c amqueue/*.c segment/*.c 2>/dev/null)
+srcs=$(ls common/*.[ch] base/*.[ch] pshm/*.c pshm/*.h nodemap/*.c amqueue/*.c segment/*.c 2>/dev/null)
 tool_srcs=$(ls tools/*.c tools/util/*.c 2>/dev/null)
 # Table entries: lines such as {"GASNET_MAX_SEGSIZE", "0.85/h", ...
 vars=$(sed -n 's/^[[:space:]]*{[[:space:]]*"\([A-Z][A-Z0-9_]*\)".*/\1/p' base/env.c)
