@@ -202,7 +202,8 @@ struct pshm_ctx {
      * each job rank (NULL when not in this supernode); each handler's
      * argument count (AMQ_NARGS_*), one compare for a send; the slot meta
      * word of a Short to it with its exact count inline (all ones, which
-     * no message has, if none), one compare for the poll; its function. */
+     * no message has, if none; AMQ_META_ANY for any count), the poll's
+     * compare; its function. */
 #define AMQ_NARGS_ANY 0xfeu  /* registered with PSHM_AM_ANY_NARGS */
 #define AMQ_NARGS_NONE 0xffu /* not registered */
     struct amq_rq *scan_lo, *scan_hi;
