@@ -83,8 +83,9 @@ run_other(pshm_ctx_t *ctx, pshm_token_t *tok, amq_slot_t *s, uint32_t meta)
     return rc;
 }
 
-/* A Short the fast path did not take: a message to drop (no sender writes
- * more args inline than fit the slot, 12, nor sets unknown meta bits). */
+/* A Short the fast path did not take: one to drop (no sender writes more
+ * args inline than fit the slot, 12, nor sets unknown meta bits), or one
+ * whose handler was registered after the fast path read its key. */
 static int __attribute__((noinline))
 run_short_any(pshm_ctx_t *ctx, pshm_token_t *tok, amq_slot_t *s, uint32_t meta)
 {
@@ -339,8 +340,8 @@ static int __attribute__((noinline, cold)) poll_spent_public(pshm_ctx_t *ctx)
  * The poll: one scan of the other processes' queues (both networks, one
  * dense array) per call; per queue one private pointer and stamp and one
  * load of a line that stays in this cache until its sender writes it, two
- * queues per branch (there are 2 (P - 1), or 2 P with threads or P = 1:
- * even, at least 2). The queues to self are not scanned: a message to self
+ * queues per turn of the loop (there are 2 (P - 1), or 2 P with threads or
+ * P = 1: even, at least 2). The queues to self are not scanned: a message to self
  * sets this thread's idle credit below zero, which the same decrement that
  * paces the liveness check looks at (amq_tls_t).
  */
