@@ -77,6 +77,14 @@ _Static_assert(sizeof(amq_slot_t) == AMQ_LINE, "a slot is one cache line");
 #define AMQ_META_NA(m) (((m) >> 8) & 0x1fu)
 #define AMQ_META_CAT(m) (((m) >> 13) & 0x3u)
 #define AMQ_META_SP(m) (((m) >> 15) & 0x1u)
+/* The poll's key of a handler of any count (ctx->am_meta): the meta word
+ * of a Short of 0 args to it with bit 31 set, which no slot's meta has. A
+ * Short with its data inline matches it once its count's low 4 bits are
+ * masked and bit 31 flipped: counts 0-15 with bits 16-31 clear (a meta with
+ * bit 31 set has it cleared, and misses); the poll then bounds the count by
+ * what fits the slot (12). What misses is dropped by run_short_any. */
+#define AMQ_META_ANY (1u << 31)
+#define AMQ_META_ANY_NA (0xfu << 8)
 
 /* Consumer line of a queue: the number of messages the receiver has finished
  * with (handlers returned), stored with release by the receiver only. */
@@ -220,8 +228,10 @@ struct amq {
 
 /* Token state: 0 while the handler may reply; PREPARED while its reply is
  * prepared and not committed (poll_queue resets the state after each
- * handler, which is how a prepare left by a returned handler is known). */
-enum { AMQ_TOK_REPLIED = 1, AMQ_TOK_NOREPLY = 2, AMQ_TOK_PREPARED = 3 };
+ * handler, which is how a prepare left by a returned handler is known).
+ * NOREPLY, a reply handler's, never changes; the others are cleared by
+ * one AND with it (state &= AMQ_TOK_NOREPLY), so the bits are distinct. */
+enum { AMQ_TOK_REPLIED = 1, AMQ_TOK_PREPARED = 2, AMQ_TOK_NOREPLY = 4 };
 
 struct pshm_token {
     pshm_ctx_t *ctx;
@@ -235,10 +245,11 @@ struct pshm_token {
 /* What poll_queue needs of an incoming queue besides its position, fixed at
  * init: its consumer line, its ring's end, its batches' token. */
 typedef struct amq_rqx {
+    pshm_token_t tok; /* first: the batch's one pointer to it and to the rest */
     amq_ctl_t *ctl;
     char *end;
-    pshm_token_t tok;
 } amq_rqx_t;
+_Static_assert(sizeof(amq_rqx_t) == 3 * sizeof(amq_rq_t), "poll_queue finds it from rq's offset");
 
 /* --enable-debug adds the checks that cost time on the fast path: a token
  * is used only inside its own handler (a thread-local store per handler), a

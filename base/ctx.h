@@ -73,7 +73,8 @@ struct pshm_ctx {
      * each job rank (NULL when not in this supernode); each handler's
      * argument count (AMQ_NARGS_*), one compare for a send; the slot meta
      * word of a Short to it with its exact count inline (all ones, which
-     * no message has, if none), one compare for the poll; its function. */
+     * no message has, if none; AMQ_META_ANY for any count), the poll's
+     * compare; its function. */
     struct amq_rq *scan_lo, *scan_hi;
     struct amq_sq **req_sq;
     uint8_t am_nargs[PSHM_AM_HANDLER_MAX + 1];

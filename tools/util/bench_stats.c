@@ -83,6 +83,8 @@ static const char *title_of(const char *test)
         {"startup-finalize", "rank 0's pshm_finalize"},
         {"instr-short-burst", "Instructions per Short round trip, 2 args: 1000 requests queued, then "
                               "served, each replied to (request + dispatch + reply + receipt)"},
+        {"instr-short-burst-any", "Instructions per Short round trip as instr-short-burst, the handlers "
+                                  "registered for any argument count"},
         {"instr-poll-idle", "Instructions per idle pshm_poll, P = 2"},
         {"instr-pingpong", "Instructions per ping-pong round trip of Shorts with 2 args, every poll "
                            "finding its message"},
