@@ -20,7 +20,9 @@
  *     adjacent lines in a few pages, not 2 P lines in 2 P pages.
  *   2 * P pools (page aligned) pool (process p, network n) at
  *                             (p * 2 + n) * poolsz, written by p (chunk
- *                             contents) and by receivers (the freed flag)
+ *                             contents) and by receivers (the freed flag);
+ *                             the last AMQ_JOB_BYTES of p's request pool
+ *                             are p's copy job (synergy.c), not carved
  *
  * Networks: AMQ_REP = 0, AMQ_REQ = 1, so that a pass over the networks in
  * index order serves replies before requests.
@@ -39,7 +41,8 @@
 #define AMQ_LINE PSHM_CACHE_LINE
 #define AMQ_PAGE 4096u
 enum { AMQ_REP = 0, AMQ_REQ = 1, AMQ_NETS = 2 };
-enum { AMQ_SHORT = 0, AMQ_MEDIUM = 1, AMQ_LONG = 2 };
+/* AMQ_HELP: no handler, only a copy job to help with (synergy.c). */
+enum { AMQ_SHORT = 0, AMQ_MEDIUM = 1, AMQ_LONG = 2, AMQ_HELP = 3 };
 
 /* Poll bounds: messages taken from one queue per visit, and per call. */
 #define AMQ_POLL_BATCH 16u
@@ -54,7 +57,9 @@ enum { AMQ_SHORT = 0, AMQ_MEDIUM = 1, AMQ_LONG = 2 };
  * used), which differs from the expected one because 0 < depth < 2^32, so
  * zero memory is "empty" and the receiver never clears a slot.
  *
- * meta: handler (bits 0-7), nargs (8-12), category (13-14), spilled (15).
+ * meta: handler (bits 0-7), nargs (8-12), category (13-14), spilled (15),
+ * job (16: the sender's copy job carries this Long's payload, or an
+ * AMQ_HELP message asks to help with it), the job's generation (17-31).
  * body: [Long: u64 destination address in the receiver's view]
  *       then either [spilled: u64 chunk offset in the sender's pool]
  *       or the inline data: args (4 * nargs), padded to 8 when a Medium
@@ -76,6 +81,8 @@ _Static_assert(sizeof(amq_slot_t) == AMQ_LINE, "a slot is one cache line");
 #define AMQ_META_NA(m) (((m) >> 8) & 0x1fu)
 #define AMQ_META_CAT(m) (((m) >> 13) & 0x3u)
 #define AMQ_META_SP(m) (((m) >> 15) & 0x1u)
+#define AMQ_META_JOB(gen) (1u << 16 | ((uint32_t)(gen) & 0x7fffu) << 17)
+#define AMQ_META_HAS_JOB(m) (((m) >> 16) & 0x1u)
 
 /* Consumer line of a queue: the number of messages the receiver has finished
  * with (handlers returned), stored with release by the receiver only. */
@@ -193,6 +200,40 @@ typedef struct amq_pool {
     amq_lock_t lock;
 } amq_pool_t;
 
+/*
+ * A copy job (synergy.c): a large copy between cross-mapped areas that the
+ * process owning the job splits into chunks, which a peer that polls may
+ * claim too. One per process, at the end of its request pool. An area is
+ * named so that every process finds it in its own view: a < P is the
+ * segment of supernode rank a, P <= a < 2 P the range (pshm_attach_range)
+ * of rank a - P.
+ *
+ *   line 0  what to copy: stored by the owner while the job is closed,
+ *           relaxed atomics (a helper that read an old claim word may read
+ *           them as they change; its compare-and-swap then fails)
+ *   line 1  claim: gen << 32 | next chunk. The owner takes chunks with
+ *           fetch_add, a helper with a compare-and-swap that also checks
+ *           the generation; a job is closed while next >= nch.
+ *   line 2  sdone: chunks the owner finished, its release stores
+ *   line 3  hdone: chunks helpers finished, their release fetch_adds
+ * The job is complete when sdone + hdone == nch; the owner reuses it only
+ * then, so a helper still holding a chunk always holds one of the current
+ * generation.
+ */
+typedef struct amq_job {
+    _Atomic uint64_t src_off, dst_off, n, chunk;
+    _Atomic uint32_t src_area, dst_area, nch;
+    unsigned char pad1[AMQ_LINE - 44];
+    _Atomic uint64_t claim;
+    unsigned char pad2[AMQ_LINE - 8];
+    _Atomic uint32_t sdone;
+    unsigned char pad3[AMQ_LINE - 4];
+    _Atomic uint32_t hdone;
+    unsigned char pad4[AMQ_LINE - 4];
+} amq_job_t;
+#define AMQ_JOB_BYTES ((uint64_t)sizeof(amq_job_t))
+_Static_assert(sizeof(amq_job_t) == 4 * AMQ_LINE, "four lines");
+
 struct amq {
     amq_layout_t l;
     char *region;
@@ -215,6 +256,9 @@ struct amq {
                                * inq + (1 + k) * row + j * L */
     amq_lock_t *rlock[AMQ_NETS]; /* with threads: the incoming queues' locks */
     amq_pool_t pool[AMQ_NETS];
+    amq_job_t *job;           /* mine (synergy.c) */
+    amq_lock_t job_lock;      /* held by the thread that owns the open job */
+    uint32_t job_gen;         /* generation of my last job */
     uint64_t nbad;            /* messages dropped: unknown handler, bad count */
 };
 
@@ -316,6 +360,16 @@ static inline void amq_publish(amq_sq_t *sq, amq_slot_t *s)
     sq->slot = next == sq->end ? next - sq->ring : next;
 }
 
+/* After a message posted off the fast path (or none): the slots known
+ * free again, without threads and to another process (see amq_sq_t). */
+static inline void amq_avail_update(const struct amq *q, amq_sq_t *sq)
+{
+    uint32_t avail = q->l.depth + 1 + sq->cached - sq->seq;
+
+    if (!q->threads && sq->dlocal != q->me)
+        sq->avail = avail <= q->l.depth ? avail : 0;
+}
+
 /* Reads the consumer count again: the slots known free (see amq_sq_t). */
 static inline uint32_t amq_room(amq_sq_t *sq, uint32_t depth)
 {
@@ -387,5 +441,21 @@ int amq_long_target(pshm_ctx_t *ctx, const char *fn, int dlocal, const void *des
 bool amq_prepared_by_me(const amq_sq_t *sq);
 void amq_prep_stale(void);
 void amq_prep_abandon(const pshm_token_t *tok);
+
+/* Copy jobs (synergy.c). amq_job_open: whether [src, + n) -> dst can be
+ * shared with supernode rank `helper` (sizes, areas, no overlap, my job
+ * free); if so it opens my job, sets *meta to what a message announcing it
+ * carries, and the caller must call amq_job_run. amq_job_run: copies with
+ * whoever helps, returns once every chunk is done; < 0 if the wait for a
+ * helper failed (the copy is then finished alone). amq_job_help: a message
+ * from `owner` with `meta` asked for help; `wait`: until every chunk is
+ * done (a Long's handler runs next). */
+bool amq_job_open(pshm_ctx_t *ctx, int helper, void *dst, const void *src, uint64_t n,
+                  uint32_t *meta);
+int amq_job_run(pshm_ctx_t *ctx);
+int amq_job_help(pshm_ctx_t *ctx, int owner, uint32_t meta, bool wait);
+/* Test hook: called with the chunk index before each chunk a job's owner
+ * (helper false) or helper copies; NULL in programs. */
+extern void (*amq_job_hook)(bool helper, uint32_t chunk);
 
 #endif /* PSHM_AMQ_INTERNAL_H */

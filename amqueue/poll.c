@@ -64,7 +64,16 @@ run_other(pshm_ctx_t *ctx, pshm_token_t *tok, amq_slot_t *s, uint32_t meta)
     }
     if (cat == AMQ_MEDIUM)
         buf = data + PSHM_ALIGN_UP(4u * na, 8);
-    if (PSHM_UNLIKELY(cat > AMQ_LONG || (cat == AMQ_MEDIUM && nbytes > PSHM_AM_MEDIUM_MAX))) {
+    /* A copy job (synergy.c): help with it; a Long's handler runs once the
+     * whole payload is there. An AMQ_HELP message has nothing else. */
+    if (AMQ_META_HAS_JOB(meta) && (cat == AMQ_LONG || cat == AMQ_HELP)) {
+        rc = amq_job_help(ctx, tok->src_local, meta, cat == AMQ_LONG);
+        if (cat == AMQ_HELP)
+            return rc;
+    }
+    if (rc < 0) {
+        /* the wait for the sender's chunks failed: dropped, rc reported */
+    } else if (PSHM_UNLIKELY(cat > AMQ_LONG || (cat == AMQ_MEDIUM && nbytes > PSHM_AM_MEDIUM_MAX))) {
         rc = bad_message(ctx, tok->src, tok->net, meta, nbytes,
                          "its category or size is invalid");
     } else if (PSHM_UNLIKELY(na > PSHM_AM_MAX_ARGS ||

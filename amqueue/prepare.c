@@ -53,12 +53,10 @@ static void prep_release(void)
         atomic_store_explicit(&c->freed, 1, memory_order_relaxed);
     }
     sq->prepared = false;
-    if (q->threads) {
+    if (q->threads)
         amq_unlock(&sq->lock);
-    } else if (sq->dlocal != q->me) {
-        uint32_t avail = q->l.depth + 1 + sq->cached - sq->seq;
-        sq->avail = avail <= q->l.depth ? avail : 0;
-    }
+    else
+        amq_avail_update(q, sq);
     memset(&prep, 0, sizeof prep);
 }
 

@@ -172,15 +172,16 @@ int amq_wait_room(pshm_ctx_t *ctx, int net, uint32_t *spins)
     return ctx_wait_step(ctx, spins);
 }
 
-/* Fills the slot of sq->seq (room checked, chunk filled) and publishes it. */
+/* Fills the slot of sq->seq (room checked, chunk filled) and publishes it;
+ * `job`: the meta bits of a copy job carrying a Long's payload. */
 static inline __attribute__((always_inline)) void
 post(amq_sq_t *sq, unsigned handler, int cat, bool spill, uint64_t off, const void *buf,
-     uint64_t nbytes, uint64_t raddr, unsigned nargs, const uint32_t *args)
+     uint64_t nbytes, uint64_t raddr, unsigned nargs, const uint32_t *args, uint32_t job)
 {
     amq_slot_t *s = (amq_slot_t *)sq->slot;
     unsigned char *body = s->body;
 
-    s->meta = AMQ_META(handler, nargs, cat, spill);
+    s->meta = AMQ_META(handler, nargs, cat, spill) | job;
     if (cat != AMQ_SHORT)
         s->nbytes = nbytes; /* a Short's is not read */
     if (cat == AMQ_LONG) {
@@ -240,18 +241,18 @@ int amq_reserve(pshm_ctx_t *ctx, amq_sq_t *sq, unsigned flags, bool spill, uint6
 
 /*
  * The general send path: threads, a queue whose known room is used up, a
- * payload that spills into the pool. For a Long, `ldst` is where the payload
- * goes in this process's view and `raddr` the same place in the
- * destination's view.
+ * payload that spills into the pool, a Long large enough to share its copy
+ * (`try_job`, synergy.c). For a Long, `ldst` is where the payload goes in
+ * this process's view and `raddr` the same place in the destination's view.
  */
 static int __attribute__((noinline))
 send_slow(pshm_ctx_t *ctx, amq_sq_t *sq, unsigned handler, int cat, const void *buf,
           uint64_t nbytes, void *ldst, uint64_t raddr, unsigned flags, unsigned nargs,
-          const uint32_t *args, bool spill, uint64_t dsz)
+          const uint32_t *args, bool spill, uint64_t dsz, bool try_job)
 {
     struct amq *q = ctx->amq;
     uint64_t off = 0;
-    uint32_t avail;
+    uint32_t job = 0;
     int net = sq->net, rc = 0;
 
     /* Its next slot is reserved for a prepared message (prepare.c): with
@@ -271,19 +272,23 @@ send_slow(pshm_ctx_t *ctx, amq_sq_t *sq, unsigned handler, int cat, const void *
                  false);
         amq_chunk_filled(p, off);
     }
-    if (cat == AMQ_LONG && nbytes)
+    /* A shared copy is announced by the Long itself, before its payload is
+     * copied: the receiver helps, and runs the handler once all is done. */
+    if (try_job && !amq_job_open(ctx, sq->dlocal, ldst, buf, nbytes, &job))
+        job = 0;
+    if (cat == AMQ_LONG && nbytes && !job)
         memcpy(ldst, buf, nbytes);
-    post(sq, handler, cat, spill, off, buf, nbytes, raddr, nargs, args);
+    post(sq, handler, cat, spill, off, buf, nbytes, raddr, nargs, args, job);
     if (sq->dlocal == q->me)
         amq_self_posted();
 out:
-    if (q->threads) {
+    /* Posted or not, what is known free now (seq - 1 - cached in flight). */
+    if (q->threads)
         amq_unlock(&sq->lock);
-    } else if (sq->dlocal != q->me) {
-        /* Posted or not, what is known free now (seq - 1 - cached in flight). */
-        avail = q->l.depth + 1 + sq->cached - sq->seq;
-        sq->avail = avail <= q->l.depth ? avail : 0;
-    }
+    else
+        amq_avail_update(q, sq);
+    if (job)
+        rc = amq_job_run(ctx); /* the queue's lock is not held meanwhile */
     return rc;
 }
 
@@ -302,15 +307,18 @@ amq_send(pshm_ctx_t *ctx, amq_sq_t *sq, unsigned handler, int cat, const void *b
     if (cat == AMQ_MEDIUM && nbytes)
         dsz = PSHM_ALIGN_UP(dsz, 8) + nbytes;
     spill = dsz > AMQ_BODY - (cat == AMQ_LONG ? 8 : 0);
+    if (cat == AMQ_LONG && PSHM_UNLIKELY(nbytes >= ctx->cfg.synergy_min))
+        return send_slow(ctx, sq, handler, cat, buf, nbytes, ldst, raddr, flags, nargs, args,
+                         spill, dsz, true);
     if (PSHM_LIKELY(sq->avail != 0 && !spill)) {
         sq->avail--;
         if (cat == AMQ_LONG && nbytes)
             memcpy(ldst, buf, nbytes);
-        post(sq, handler, cat, false, 0, buf, nbytes, raddr, nargs, args);
+        post(sq, handler, cat, false, 0, buf, nbytes, raddr, nargs, args, 0);
         return 0;
     }
     return send_slow(ctx, sq, handler, cat, buf, nbytes, ldst, raddr, flags, nargs, args, spill,
-                     dsz);
+                     dsz, false);
 }
 
 /* Long target: [raddr, raddr + n) must lie in dest's segment (owner view). */
