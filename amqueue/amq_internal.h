@@ -334,6 +334,23 @@ int amq_pending(pshm_ctx_t *ctx);
  * caller fills the chunk, then calls amq_chunk_filled. */
 uint64_t amq_pool_alloc(amq_pool_t *p, uint64_t bytes);
 
+/* amq_pool_alloc's common case inline: room at the head of the hot ring. */
+static inline uint64_t amq_pool_take(amq_pool_t *p, uint64_t bytes)
+{
+    uint64_t off = p->head, hot = p->size < AMQ_POOL_HOT ? p->size : AMQ_POOL_HOT;
+    amq_chunk_t *c;
+
+    if (PSHM_UNLIKELY(p->wrap != 0 || off + bytes > hot))
+        return amq_pool_alloc(p, bytes);
+    p->head = off + bytes;
+    p->used += bytes;
+    c = (amq_chunk_t *)(p->base + off);
+    c->size = bytes;
+    /* Relaxed: as amq_pool_alloc's reset, published by the slot. */
+    atomic_store_explicit(&c->freed, 0, memory_order_relaxed);
+    return off;
+}
+
 /* Stores the `freed` flag of a chunk just filled again (0, as the
  * allocation left it), before the slot that publishes it. Release (a plain
  * mov on x86-64, on the spill path only): the order that matters runs
