@@ -48,8 +48,8 @@ run_other(pshm_ctx_t *ctx, pshm_token_t *tok, amq_slot_t *s, uint32_t meta)
     if (AMQ_META_SP(meta)) {
         uint64_t off;
         dsz = 4u * na;
-        if (cat == AMQ_MEDIUM && nbytes)
-            dsz = PSHM_ALIGN_UP(dsz, 8) + nbytes;
+        if (cat == AMQ_MEDIUM)
+            dsz = PSHM_ALIGN_UP(dsz, 8) + AMQ_META_PAD_BYTES(meta) + nbytes;
         __builtin_memcpy(&off, body, 8);
         /* Bounds: a corrupt offset must not make us read or write outside
          * the sender's pool. */
@@ -63,7 +63,7 @@ run_other(pshm_ctx_t *ctx, pshm_token_t *tok, amq_slot_t *s, uint32_t meta)
         data = (unsigned char *)chunk + AMQ_CHUNK_HDR;
     }
     if (cat == AMQ_MEDIUM)
-        buf = data + PSHM_ALIGN_UP(4u * na, 8);
+        buf = data + PSHM_ALIGN_UP(4u * na, 8) + (chunk ? AMQ_META_PAD_BYTES(meta) : 0);
     /* A copy job (synergy.c): help with it; a Long's handler runs once the
      * whole payload is there. An AMQ_HELP message has nothing else. */
     if (AMQ_META_HAS_JOB(meta) && (cat == AMQ_LONG || cat == AMQ_HELP)) {

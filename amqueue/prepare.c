@@ -31,6 +31,7 @@ typedef struct amq_prep {
     unsigned char *data;     /* where the args go */
     size_t size;             /* bytes of the buffer */
     uint64_t raddr;          /* Long: destination in the receiver's view */
+    uint32_t pad;            /* Medium in a chunk: bytes between args and payload */
 } amq_prep_t;
 
 static _Thread_local amq_prep_t prep __attribute__((tls_model("initial-exec")));
@@ -88,7 +89,7 @@ prepare(pshm_ctx_t *ctx, const char *fn, amq_sq_t *sq, pshm_token_t *tok, int ca
                    unsigned flags, unsigned nargs, void **buf, size_t *size)
 {
     struct amq *q = ctx->amq;
-    uint64_t argsz = PSHM_ALIGN_UP(4u * nargs, 8), dsz, need;
+    uint64_t argsz = PSHM_ALIGN_UP(4u * nargs, 8), dsz, need, pad = 0;
     amq_pool_t *pool = &q->pool[sq->net];
     bool spill;
     int rc = 0;
@@ -115,6 +116,11 @@ prepare(pshm_ctx_t *ctx, const char *fn, amq_sq_t *sq, pshm_token_t *tok, int ca
     if (cat == AMQ_MEDIUM) {
         *size = most < PSHM_AM_MEDIUM_MAX ? most : PSHM_AM_MEDIUM_MAX;
         dsz = argsz + *size;
+        /* In a chunk the buffer starts a line (amq_medium_pad). */
+        if (dsz > AMQ_BODY) {
+            pad = amq_medium_pad(0, nargs);
+            dsz += pad;
+        }
     } else {
         *size = most < seg_left ? most : seg_left;
         dsz = 4u * nargs;
@@ -133,6 +139,7 @@ prepare(pshm_ctx_t *ctx, const char *fn, amq_sq_t *sq, pshm_token_t *tok, int ca
     prep.spill = spill;
     prep.size = *size;
     prep.raddr = raddr;
+    prep.pad = (uint32_t)pad;
     sq->prepared = true;
     /* A slot known free and a chunk at the pool's head: no wait, no call
      * (as the send path's fast case). Else the general reservation. */
@@ -153,7 +160,7 @@ prepare(pshm_ctx_t *ctx, const char *fn, amq_sq_t *sq, pshm_token_t *tok, int ca
         prep.pool = pool;
         prep.data = (unsigned char *)pool->base + prep.off + AMQ_CHUNK_HDR;
     }
-    *buf = cat == AMQ_MEDIUM ? (void *)(prep.data + argsz) : ldst;
+    *buf = cat == AMQ_MEDIUM ? (void *)(prep.data + argsz + pad) : ldst;
     if (tok != NULL)
         tok->state = AMQ_TOK_PREPARED;
     (void)least;
@@ -210,7 +217,7 @@ commit(pshm_ctx_t *ctx, const char *fn, pshm_token_t *tok, int cat, unsigned han
     s = (amq_slot_t *)sq->slot;
     if (nargs)
         memcpy(prep.data, args, 4u * nargs);
-    s->meta = AMQ_META(handler, nargs, cat, prep.spill);
+    s->meta = AMQ_META(handler, nargs, cat, prep.spill) | AMQ_META_PAD(prep.pad);
     s->nbytes = nbytes;
     body = s->body;
     if (cat == AMQ_LONG) {

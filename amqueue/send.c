@@ -142,10 +142,10 @@ static inline void copy_small(unsigned char *d, const unsigned char *s, size_t n
     }
 }
 
-/* Copies args (and a Medium payload, 8-aligned after them) to dst; `small`
- * when everything fits a slot's body. */
+/* Copies args (and a Medium payload, 8-aligned after them, `pad` bytes
+ * further in a chunk) to dst; `small` when everything fits a slot's body. */
 static inline void put_data(unsigned char *dst, unsigned nargs, const uint32_t *args,
-                            const void *buf, uint64_t nbytes, int cat, bool small)
+                            const void *buf, uint64_t nbytes, int cat, bool small, uint64_t pad)
 {
     if (small) {
         amq_copy_args(dst, args, nargs);
@@ -156,7 +156,7 @@ static inline void put_data(unsigned char *dst, unsigned nargs, const uint32_t *
     if (nargs)
         memcpy(dst, args, 4u * nargs);
     if (cat == AMQ_MEDIUM && nbytes)
-        memcpy(dst + PSHM_ALIGN_UP(4u * nargs, 8), buf, nbytes);
+        memcpy(dst + PSHM_ALIGN_UP(4u * nargs, 8) + pad, buf, nbytes);
 }
 
 /* Waits one step for room: polls (replies only for a reply) and yields per
@@ -191,7 +191,7 @@ post(amq_sq_t *sq, unsigned handler, int cat, bool spill, uint64_t off, const vo
     if (spill)
         __builtin_memcpy(body, &off, 8);
     else
-        put_data(body, nargs, args, buf, nbytes, cat, true);
+        put_data(body, nargs, args, buf, nbytes, cat, true, 0);
     amq_publish(sq, s);
 }
 
@@ -252,6 +252,8 @@ send_slow(pshm_ctx_t *ctx, amq_sq_t *sq, unsigned handler, int cat, const void *
 {
     struct amq *q = ctx->amq;
     uint64_t off = 0;
+    /* A Medium's payload pad in its chunk (amq_send put it in dsz). */
+    uint64_t pad = cat == AMQ_MEDIUM && spill ? dsz - PSHM_ALIGN_UP(4u * nargs, 8) - nbytes : 0;
     uint32_t job = 0;
     int net = sq->net, rc = 0;
 
@@ -269,7 +271,7 @@ send_slow(pshm_ctx_t *ctx, amq_sq_t *sq, unsigned handler, int cat, const void *
     if (spill) {
         amq_pool_t *p = &q->pool[net];
         put_data((unsigned char *)p->base + off + AMQ_CHUNK_HDR, nargs, args, buf, nbytes, cat,
-                 false);
+                 false, pad);
         amq_chunk_filled(p, off);
     }
     /* A shared copy is announced by the Long itself, before its payload is
@@ -278,7 +280,7 @@ send_slow(pshm_ctx_t *ctx, amq_sq_t *sq, unsigned handler, int cat, const void *
         job = 0;
     if (cat == AMQ_LONG && nbytes && !job)
         memcpy(ldst, buf, nbytes);
-    post(sq, handler, cat, spill, off, buf, nbytes, raddr, nargs, args, job);
+    post(sq, handler, cat, spill, off, buf, nbytes, raddr, nargs, args, job | AMQ_META_PAD(pad));
     if (sq->dlocal == q->me)
         amq_self_posted();
 out:
@@ -307,6 +309,8 @@ amq_send(pshm_ctx_t *ctx, amq_sq_t *sq, unsigned handler, int cat, const void *b
     if (cat == AMQ_MEDIUM && nbytes)
         dsz = PSHM_ALIGN_UP(dsz, 8) + nbytes;
     spill = dsz > AMQ_BODY - (cat == AMQ_LONG ? 8 : 0);
+    if (cat == AMQ_MEDIUM && spill)
+        dsz += amq_medium_pad((uintptr_t)buf, nargs);
     if (cat == AMQ_LONG && PSHM_UNLIKELY(nbytes >= ctx->cfg.synergy_min))
         return send_slow(ctx, sq, handler, cat, buf, nbytes, ldst, raddr, flags, nargs, args,
                          spill, dsz, true);
