@@ -19,8 +19,7 @@
  *     (an idle network: all in row 1), so the idle scan touches 2 P
  *     adjacent lines in a few pages, not 2 P lines in 2 P pages.
  *   2 * P pools (page aligned) pool (process p, network n) at
- *                             (p * 2 + n) * poolsz, written by p (chunk
- *                             contents) and by receivers (the freed flag);
+ *                             (p * 2 + n) * poolsz, written by p only;
  *                             the last AMQ_JOB_BYTES of p's request pool
  *                             are p's copy job (synergy.c), not carved
  *
@@ -114,17 +113,23 @@ typedef struct amq_word_line {
 } amq_word_line_t;
 _Static_assert(sizeof(amq_word_line_t) == AMQ_LINE, "one line");
 
-/* Chunk header in a pool: size in bytes (header included, a multiple of the
- * line), and `freed`, set to 1 (release) by the receiver after the handler
- * returned. The data (same layout as a slot's inline data) follows.
- * The header fills a whole line so that the data starts line-aligned:
- * memcpy (rep movsb) into a destination only 16-aligned runs ~15x slower on
- * some x86-64 CPUs (64 KiB: 21 us instead of 1.4 us), and the receiver's
- * store to `freed` does not take the line of the first payload bytes. */
+/* Chunk header in a pool, written and read by the sender only: size in
+ * bytes (header included, a multiple of the line), the message it carries
+ * (destination's supernode rank and stamp; dest -1 when given back
+ * unsent), and `filled` (see amq_chunk_filled). The chunk is free once
+ * that queue's consumer count reaches the stamp: the receiver writes
+ * nothing in the pool, so the header line never leaves the sender's cache
+ * and the sender never waits for it. The data (same layout as a slot's
+ * inline data) follows. The header fills a whole line so that the data
+ * starts line-aligned: memcpy (rep movsb) into a destination only
+ * 16-aligned runs ~15x slower on some x86-64 CPUs (64 KiB: 21 us instead of
+ * 1.4 us). */
 typedef struct amq_chunk {
     uint64_t size;
-    _Atomic uint32_t freed;
-    unsigned char pad[AMQ_LINE - 12];
+    uint32_t seq;
+    int32_t dest;
+    _Atomic uint32_t filled;
+    unsigned char pad[AMQ_LINE - 20];
 } amq_chunk_t;
 #define AMQ_CHUNK_HDR AMQ_LINE
 _Static_assert(sizeof(amq_chunk_t) == AMQ_CHUNK_HDR, "chunk header");
@@ -213,6 +218,7 @@ _Static_assert(AMQ_POOL_HOT >= AMQ_CHUNK_MAX, "the hot ring holds a largest chun
 typedef struct amq_pool {
     char *base;
     uint64_t size, head, tail, wrap, used;
+    struct amq_sq *sq;  /* the network's outgoing queues, by destination */
     amq_lock_t lock;
 } amq_pool_t;
 
@@ -346,37 +352,46 @@ static inline void amq_self_posted(void) { amq_tls.credit = AMQ_CREDIT_SELF; }
  * before sending is visible to the caller's later loads. */
 int amq_pending(pshm_ctx_t *ctx);
 
-/* Pool (pool.c). Returns the chunk's offset, or UINT64_MAX if no room. The
- * caller fills the chunk, then calls amq_chunk_filled. */
-uint64_t amq_pool_alloc(amq_pool_t *p, uint64_t bytes);
+/* Pool (pool.c). Returns the offset of a chunk for the message of stamp
+ * `seq` to supernode rank `dest`, or UINT64_MAX if no room. The caller
+ * fills the chunk, then calls amq_chunk_filled. */
+uint64_t amq_pool_alloc(amq_pool_t *p, uint64_t bytes, int dest, uint32_t seq);
+
+static inline void amq_chunk_init(amq_pool_t *p, uint64_t off, uint64_t bytes, int dest,
+                                  uint32_t seq)
+{
+    amq_chunk_t *c = (amq_chunk_t *)(p->base + off);
+
+    c->size = bytes;
+    c->seq = seq;
+    c->dest = dest;
+    /* Relaxed: see amq_chunk_filled. */
+    atomic_store_explicit(&c->filled, 0, memory_order_relaxed);
+}
 
 /* amq_pool_alloc's common case inline: room at the head of the hot ring. */
-static inline uint64_t amq_pool_take(amq_pool_t *p, uint64_t bytes)
+static inline uint64_t amq_pool_take(amq_pool_t *p, uint64_t bytes, int dest, uint32_t seq)
 {
     uint64_t off = p->head, hot = p->size < AMQ_POOL_HOT ? p->size : AMQ_POOL_HOT;
-    amq_chunk_t *c;
 
     if (PSHM_UNLIKELY(p->wrap != 0 || off + bytes > hot))
-        return amq_pool_alloc(p, bytes);
+        return amq_pool_alloc(p, bytes, dest, seq);
     p->head = off + bytes;
     p->used += bytes;
-    c = (amq_chunk_t *)(p->base + off);
-    c->size = bytes;
-    /* Relaxed: as amq_pool_alloc's reset, published by the slot. */
-    atomic_store_explicit(&c->freed, 0, memory_order_relaxed);
+    amq_chunk_init(p, off, bytes, dest, seq);
     return off;
 }
 
-/* Stores the `freed` flag of a chunk just filled again (0, as the
- * allocation left it), before the slot that publishes it. Release (a plain
- * mov on x86-64, on the spill path only): the order that matters runs
- * through the receiver, another process, whose release of `freed` the
- * reclaim acquires; this store shows ThreadSanitizer, which sees only this
- * process, the same order (filled before reused) when another thread later
- * reclaims and reuses these bytes. */
+/* Marks a chunk filled (or given back), before the slot that publishes it.
+ * Release (a plain mov on x86-64, on the spill path only): the order that
+ * matters runs through the receiver, another process, whose release of its
+ * consumer count the reclaim acquires; this store, which the reclaim
+ * acquires too, shows ThreadSanitizer (which sees only this process) the
+ * same order, filled before reused, when another thread later reclaims and
+ * reuses these bytes. */
 static inline void amq_chunk_filled(amq_pool_t *p, uint64_t off)
 {
-    atomic_store_explicit(&((amq_chunk_t *)(p->base + off))->freed, 0, memory_order_release);
+    atomic_store_explicit(&((amq_chunk_t *)(p->base + off))->filled, 1, memory_order_release);
 }
 
 /* ------------------------------------------------- shared by the send paths */

@@ -85,10 +85,8 @@ run_other(pshm_ctx_t *ctx, pshm_token_t *tok, amq_slot_t *s, uint32_t meta)
     } else {
         ctx->handlers[h].fn(tok, buf, (size_t)nbytes, (const uint32_t *)data, na);
     }
-    if (chunk)
-        /* Release: the handler's reads of the chunk are done before the
-         * sender may reuse it (its acquire in pool_reclaim). */
-        atomic_store_explicit(&chunk->freed, 1, memory_order_release);
+    /* The chunk is the sender's again once poll_queue stores the queue's
+     * consumer count (release), after this handler returned. */
     return rc;
 }
 

@@ -54,14 +54,14 @@ static inline __attribute__((always_inline)) void prep_end(struct amq *q, amq_sq
 }
 
 /* Gives the reservation back (a failed prepare, a handler that returned
- * without committing its reply): the chunk is marked freed, so the pool
+ * without committing its reply): the chunk is marked unsent, so the pool
  * reclaims it in turn. */
 static void prep_release(void)
 {
     if (prep.pool != NULL) {
-        amq_chunk_t *c = (amq_chunk_t *)(prep.pool->base + prep.off);
-        /* Relaxed: only this process reads it (pool_reclaim). */
-        atomic_store_explicit(&c->freed, 1, memory_order_relaxed);
+        /* Unsent: free at once, whatever the queue's count. */
+        ((amq_chunk_t *)(prep.pool->base + prep.off))->dest = -1;
+        amq_chunk_filled(prep.pool, prep.off);
     }
     prep_end(prep.ctx->amq, prep.sq);
 }
@@ -144,7 +144,7 @@ prepare(pshm_ctx_t *ctx, const char *fn, amq_sq_t *sq, pshm_token_t *tok, int ca
     /* A slot known free and a chunk at the pool's head: no wait, no call
      * (as the send path's fast case). Else the general reservation. */
     if (!q->threads && sq->avail != 0 &&
-        (!spill || (prep.off = amq_pool_take(pool, need)) != UINT64_MAX)) {
+        (!spill || (prep.off = amq_pool_take(pool, need, sq->dlocal, sq->seq)) != UINT64_MAX)) {
         /* reserved */
     } else {
         if (!q->threads)

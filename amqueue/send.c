@@ -222,7 +222,7 @@ int amq_reserve(pshm_ctx_t *ctx, amq_sq_t *sq, unsigned flags, bool spill, uint6
         for (spins = 0;;) {
             if (q->threads)
                 amq_lock(&p->lock);
-            *off = amq_pool_alloc(p, need);
+            *off = amq_pool_alloc(p, need, sq->dlocal, sq->seq);
             if (q->threads)
                 amq_unlock(&p->lock);
             if (PSHM_LIKELY(*off != UINT64_MAX))
