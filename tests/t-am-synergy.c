@@ -9,6 +9,7 @@
  *   - the same with the owner slowed down per chunk, so that the other
  *     side surely helps (counted): the handler must still see the whole
  *     payload, the call must still return with every byte copied;
+ *   - a put from a range of pshm_attach_range, helped as from a segment;
  *   - a receiver that does not poll (asleep in a handler): puts and Longs
  *     complete without it, and its late look at the jobs does no harm.
  * Without shared copies (PSHM_SYNERGY_MIN=0 given as argument "off") the
@@ -128,13 +129,26 @@ static void long_round(size_t n, unsigned so, unsigned dof, uint32_t seed, int s
     }
 }
 
-static void put_round(size_t n, unsigned so, unsigned dof, uint32_t seed)
+static void put_from(const char *src, size_t n, unsigned dof, uint32_t seed)
 {
     uint32_t a[3] = {seed, (uint32_t)n, dof};
-    am_fill(mine + SRC + so, n, seed);
-    CHECK_OK(pshm_put(ctx, 1, peer_owner + RECV + dof, mine + SRC + so, n));
+    am_fill((char *)src, n, seed);
+    CHECK_OK(pshm_put(ctx, 1, peer_owner + RECV + dof, src, n));
     CHECK_OK(pshm_am_request_short(ctx, 1, H_CHECK, 0, 3, a));
     wait_results(results + 1);
+}
+
+/* Rank 1's count of chunks helped now (a get's help is in no answer). */
+static uint32_t refresh(void)
+{
+    CHECK_OK(pshm_am_request_short(ctx, 1, H_CHECK, 0, 3, (uint32_t[3]){0, 0, 0}));
+    wait_results(results + 1);
+    return last_helped;
+}
+
+static void put_round(size_t n, unsigned so, unsigned dof, uint32_t seed)
+{
+    put_from(mine + SRC + so, n, dof, seed);
 }
 
 /* Rank 1's source area holds the pattern of seed 7 from its start. */
@@ -150,6 +164,9 @@ static void get_round(size_t n, unsigned so, unsigned dof)
             return;
         }
 }
+
+/* A source in a range of pshm_attach_range is shared like one in a segment. */
+static unsigned char range[1u << 20] __attribute__((aligned(4096)));
 
 static int stop_flag;
 static int stopped(void *p) { (void)p; return stop_flag; }
@@ -176,6 +193,7 @@ int main(int argc, char **argv)
     pshm_handler_entry_t stop = {H_SLEEP + 1, h_stop, 0};
     CHECK_OK(pshm_am_register(ctx, &stop, 1));
     CHECK_OK(pshm_attach(ctx, SEG));
+    CHECK_OK(pshm_attach_range(ctx, range, sizeof range));
     int me = am_pair(ctx, &mine, &peer, &peer_owner);
     am_fill(mine + SRC, 6u << 20, 7);
     CHECK_OK(pshm_barrier(ctx));
@@ -212,12 +230,17 @@ int main(int argc, char **argv)
             bad++;
         }
     }
+    /* Still slowed down: a put from the range, helped too. */
+    uint32_t before = refresh();
+    put_from((char *)range + 5, 300000, 7, ++seed);
+    if (!off && last_helped == before) {
+        printf("FAIL: a put from a pshm_attach_range range was not shared\n");
+        bad++;
+    }
     slow = 0;
 
     /* Rank 1 asleep in a handler: nobody helps, and nobody is waited for. */
-    /* Rank 1's count now (the last get's help is not in it yet). */
-    CHECK_OK(pshm_am_request_short(ctx, 1, H_CHECK, 0, 3, (uint32_t[3]){0, 0, 0}));
-    wait_results(results + 1);
+    refresh();
     volatile int *asleep = (volatile int *)(mine + FLAGS), *awake = (volatile int *)(mine + FLAGS + 64);
     CHECK_OK(pshm_am_request_short(ctx, 1, H_SLEEP, 0, 0, NULL));
     CHECK_OK(pshm_wait_until(ctx, am_flag_set, (void *)asleep));
