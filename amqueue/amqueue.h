@@ -15,7 +15,7 @@ struct pshm_ctx;
 
 /* Bumped whenever the region's layout or the meaning of its words changes:
  * ranks compare it at init (a mismatch is an error, not a corruption). */
-#define AMQ_LAYOUT_VERSION 3u
+#define AMQ_LAYOUT_VERSION 4u
 
 /* ctx->am_nargs of a handler: registered with PSHM_AM_ANY_NARGS, or not. */
 #define AMQ_NARGS_ANY 0xfeu
@@ -28,6 +28,12 @@ int amq_region_size(unsigned nprocs, uint32_t depth, uint64_t memory, uint64_t *
  * cross-mapping, before the attach barrier). ctx->region is mapped. */
 int amq_init(struct pshm_ctx *ctx, void *region, uint64_t len);
 void amq_fini(struct pshm_ctx *ctx);
+/* pshm_put and pshm_get (synergy.c): copies [src, + n) to dst, both in
+ * cross-mapped memory, with the help of supernode rank `helper` while it
+ * polls. 1 when copied, 0 when not shared that way (the caller copies), or
+ * < 0 (message set) when a wait for the helper failed; the bytes are all
+ * copied even then. */
+int amq_copy_shared(struct pshm_ctx *ctx, int helper, void *dst, const void *src, uint64_t n);
 /* -EINVAL (message naming `fn`) when called from inside a handler, else 0:
  * collectives refuse there, before they change anything. */
 int amq_refuse_in_handler(const char *fn);

@@ -165,7 +165,11 @@ int amq_init(pshm_ctx_t *ctx, void *region, uint64_t len)
     for (int n = 0; n < AMQ_NETS; n++) {
         q->pool[n].base = (char *)region + l.off_pool + ((uint64_t)me * 2 + n) * l.poolsz;
         q->pool[n].size = l.poolsz;
+        q->pool[n].sq = q->sq[n];
     }
+    /* My copy job: the request pool's last lines, never carved. */
+    q->pool[AMQ_REQ].size -= AMQ_JOB_BYTES;
+    q->job = (amq_job_t *)(q->pool[AMQ_REQ].base + q->pool[AMQ_REQ].size);
     return 0;
 }
 

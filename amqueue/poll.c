@@ -48,8 +48,8 @@ run_other(pshm_ctx_t *ctx, pshm_token_t *tok, amq_slot_t *s, uint32_t meta)
     if (AMQ_META_SP(meta)) {
         uint64_t off;
         dsz = 4u * na;
-        if (cat == AMQ_MEDIUM && nbytes)
-            dsz = PSHM_ALIGN_UP(dsz, 8) + nbytes;
+        if (cat == AMQ_MEDIUM)
+            dsz = PSHM_ALIGN_UP(dsz, 8) + AMQ_META_PAD_BYTES(meta) + nbytes;
         __builtin_memcpy(&off, body, 8);
         /* Bounds: a corrupt offset must not make us read or write outside
          * the sender's pool. */
@@ -63,8 +63,17 @@ run_other(pshm_ctx_t *ctx, pshm_token_t *tok, amq_slot_t *s, uint32_t meta)
         data = (unsigned char *)chunk + AMQ_CHUNK_HDR;
     }
     if (cat == AMQ_MEDIUM)
-        buf = data + PSHM_ALIGN_UP(4u * na, 8);
-    if (PSHM_UNLIKELY(cat > AMQ_LONG || (cat == AMQ_MEDIUM && nbytes > PSHM_AM_MEDIUM_MAX))) {
+        buf = data + PSHM_ALIGN_UP(4u * na, 8) + (chunk ? AMQ_META_PAD_BYTES(meta) : 0);
+    /* A copy job (synergy.c): help with it; a Long's handler runs once the
+     * whole payload is there. An AMQ_HELP message has nothing else. */
+    if (AMQ_META_HAS_JOB(meta) && (cat == AMQ_LONG || cat == AMQ_HELP)) {
+        rc = amq_job_help(ctx, tok->src_local, meta, cat == AMQ_LONG);
+        if (cat == AMQ_HELP)
+            return rc;
+    }
+    if (rc < 0) {
+        /* the wait for the sender's chunks failed: dropped, rc reported */
+    } else if (PSHM_UNLIKELY(cat > AMQ_LONG || (cat == AMQ_MEDIUM && nbytes > PSHM_AM_MEDIUM_MAX))) {
         rc = bad_message(ctx, tok->src, tok->net, meta, nbytes,
                          "its category or size is invalid");
     } else if (PSHM_UNLIKELY(na > PSHM_AM_MAX_ARGS ||
@@ -76,10 +85,8 @@ run_other(pshm_ctx_t *ctx, pshm_token_t *tok, amq_slot_t *s, uint32_t meta)
     } else {
         ctx->handlers[h].fn(tok, buf, (size_t)nbytes, (const uint32_t *)data, na);
     }
-    if (chunk)
-        /* Release: the handler's reads of the chunk are done before the
-         * sender may reuse it (its acquire in pool_reclaim). */
-        atomic_store_explicit(&chunk->freed, 1, memory_order_release);
+    /* The chunk is the sender's again once poll_queue stores the queue's
+     * consumer count (release), after this handler returned. */
     return rc;
 }
 

@@ -69,6 +69,8 @@ typedef struct pshm_cfg {
     char host_id[64];            /* PSHM_HOST_ID: explicit host identity, "" if unset */
     char tmpdir[PSHM_PATH_MAX];  /* file backend: GASNET_TMPDIR, else TMPDIR, else /tmp (validated); "" otherwise */
     int hugepages;               /* PSHM_HUGEPAGES */
+    uint64_t synergy_min;        /* PSHM_SYNERGY_MIN, UINT64_MAX when off (0) */
+    uint64_t synergy_chunk;      /* PSHM_SYNERGY_CHUNK */
     bool huge_use;               /* set by huge_decide: huge pages are offered and asked for */
     bool huge_advise;            /* ... and a mapping must be advised (SysV, "advise") */
 } pshm_cfg_t;
@@ -79,6 +81,11 @@ typedef struct pshm_cfg {
 #define PSHM_QUEUE_DEPTH_MAX 65536u
 #define PSHM_QUEUE_MEMORY_DEFAULT (1ull << 20)
 #define PSHM_AM_MEDIUM_MAX 65536u
+#define PSHM_SYNERGY_MIN_DEFAULT (256ull << 10)
+#define PSHM_SYNERGY_CHUNK_DEFAULT (64ull << 10)
+#define PSHM_SYNERGY_MIN_MAX (1ull << 40)
+#define PSHM_SYNERGY_CHUNK_MIN (4ull << 10)
+#define PSHM_SYNERGY_CHUNK_MAX (1ull << 30)
 
 /* A variable pshm reads, for pshm-info (pshm_env_var) and README.PSHM. */
 typedef pshm_env_var_t env_desc_t;

@@ -52,6 +52,10 @@ const env_desc_t pshm_env_vars[] = {
     {"PSHM_HUGEPAGES", "no", "no, auto, yes",
      "back segments and the AM region with huge pages: auto when the system offers them, "
      "yes or fail"},
+    {"PSHM_SYNERGY_MIN", "256K", "0 (off) or 4K..1T (K/M/G/T suffixes)",
+     "smallest Long, pshm_put or pshm_get whose copy a polling receiver or target shares"},
+    {"PSHM_SYNERGY_CHUNK", "64K", "4K..1G (K/M/G suffixes)",
+     "bytes each side claims at a time in a shared copy"},
     {NULL, NULL, NULL, NULL},
 };
 
@@ -283,6 +287,8 @@ int env_load(pshm_cfg_t *out)
     c.boot_timeout_ms = PSHM_BOOT_TIMEOUT_DEFAULT_MS;
     c.host_detect = HOST_DETECT_BOOTID;
     c.wait_mode = WAIT_AUTO;
+    c.synergy_min = PSHM_SYNERGY_MIN_DEFAULT;
+    c.synergy_chunk = PSHM_SYNERGY_CHUNK_DEFAULT;
 
 #define GET(name) ((v = getenv(name)) != NULL)
     if (GET("GASNET_MAX_SEGSIZE") &&
@@ -326,6 +332,19 @@ int env_load(pshm_cfg_t *out)
         if ((rc = env_parse_u64("PSHM_SIM_HOSTS", v, 0, PSHM_SIM_HOSTS_MAX, &u)) < 0) return rc;
         c.sim_hosts = (uint32_t)u;
     }
+    if (GET("PSHM_SYNERGY_MIN")) {
+        if (!strcmp(v, "0"))
+            c.synergy_min = UINT64_MAX;
+        else if (size_value(v, &u) < 0 || u < PSHM_SYNERGY_CHUNK_MIN || u > PSHM_SYNERGY_MIN_MAX)
+            return bad("PSHM_SYNERGY_MIN", v,
+                       "0 (off) or a size from 4 KiB to 1 TiB (digits, then K, M, G or T)");
+        else
+            c.synergy_min = u;
+    }
+    if (GET("PSHM_SYNERGY_CHUNK") &&
+        (rc = env_parse_size("PSHM_SYNERGY_CHUNK", v, PSHM_SYNERGY_CHUNK_MIN,
+                             PSHM_SYNERGY_CHUNK_MAX, &c.synergy_chunk)) < 0)
+        return rc;
     if (GET("PSHM_HOST_ID") &&
         (rc = parse_host_id("PSHM_HOST_ID", v, c.host_id, sizeof c.host_id)) < 0)
         return rc;

@@ -144,8 +144,9 @@ int pshm_translate(const pshm_ctx_t *ctx, int rank, const void *owner_addr, void
 
 int pshm_put(pshm_ctx_t *ctx, int rank, void *owner_addr, const void *src, size_t n)
 {
-    int nr = local_of(ctx, rank, "pshm_put");
+    int nr = local_of(ctx, rank, "pshm_put"), rc;
     uintptr_t off;
+    void *dst;
 
     if (nr < 0)
         return nr;
@@ -155,14 +156,19 @@ int pshm_put(pshm_ctx_t *ctx, int rank, void *owner_addr, const void *src, size_
         return pshm_err(-EINVAL, "pshm_put: src is NULL with %zu bytes to copy", n);
     if (seg_range(ctx, nr, rank, owner_addr, n, "pshm_put", &off) < 0)
         return -EFAULT;
-    memmove((char *)ctx->seginfo[nr].local_base + off, src, n);
+    dst = (char *)ctx->seginfo[nr].local_base + off;
+    /* Large: copied with the target's help while it polls (synergy.c). */
+    if (n >= ctx->cfg.synergy_min && (rc = amq_copy_shared(ctx, nr, dst, src, n)) != 0)
+        return rc < 0 ? rc : 0;
+    memmove(dst, src, n);
     return 0;
 }
 
 int pshm_get(pshm_ctx_t *ctx, int rank, void *dst, const void *owner_addr, size_t n)
 {
-    int nr = local_of(ctx, rank, "pshm_get");
+    int nr = local_of(ctx, rank, "pshm_get"), rc;
     uintptr_t off;
+    const void *src;
 
     if (nr < 0)
         return nr;
@@ -172,7 +178,10 @@ int pshm_get(pshm_ctx_t *ctx, int rank, void *dst, const void *owner_addr, size_
         return pshm_err(-EINVAL, "pshm_get: dst is NULL with %zu bytes to copy", n);
     if (seg_range(ctx, nr, rank, owner_addr, n, "pshm_get", &off) < 0)
         return -EFAULT;
-    memmove(dst, (const char *)ctx->seginfo[nr].local_base + off, n);
+    src = (const char *)ctx->seginfo[nr].local_base + off;
+    if (n >= ctx->cfg.synergy_min && (rc = amq_copy_shared(ctx, nr, dst, src, n)) != 0)
+        return rc < 0 ? rc : 0;
+    memmove(dst, src, n);
     return 0;
 }
 

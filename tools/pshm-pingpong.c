@@ -907,7 +907,10 @@ int main(int argc, char **argv)
     g.peer = g.size > 1 ? (g.p.me == 0 ? 1 : 0) : 0;
     pin(g.p.me);
 
-    uint64_t big = suite ? biggest_size() : 0, need = OFF_DATA + ALIGN_UP(big + 64, 4096);
+    /* The data area, then (suite) the source buffer: in the segment, where
+     * the peer can read it, as a runtime's sources are (section 13). */
+    uint64_t big = suite ? biggest_size() : 0, area = ALIGN_UP(big + 64, 4096);
+    uint64_t need = OFF_DATA + (suite ? 2 : 1) * area;
     if (!suite && (uint64_t)g.size * sizeof(startup_rec_t) > OFF_DATA - OFF_STARTUP)
         bench_die(2, "--startup records %d ranks at most",
                   (int)((OFF_DATA - OFF_STARTUP) / sizeof(startup_rec_t)));
@@ -958,9 +961,9 @@ int main(int argc, char **argv)
         void *pa;
         CHK(pshm_translate(ctx, g.peer, g.peer_data, &pa));
         g.p.area[g.p.me] = g.my_data, g.p.area[g.peer] = pa;
-        g.p.src = aligned_alloc(4096, ALIGN_UP(big + 64, 4096));
-        g.p.dst = aligned_alloc(4096, ALIGN_UP(big + 64, 4096));
-        if (!g.p.src || !g.p.dst)
+        g.p.src = (unsigned char *)mine.local_base + OFF_DATA + area;
+        g.p.dst = aligned_alloc(4096, area);
+        if (!g.p.dst)
             bench_die(1, "out of memory for two %llu-byte buffers", (unsigned long long)big);
         memset(g.p.src, 'a', big), memset(g.p.dst, 'b', big);
         memset(g.my_data, 'c', big);
@@ -971,7 +974,7 @@ int main(int argc, char **argv)
         run_tests();
         if (o.tests & T_LIMITS) placement_recheck();
         if (g.p.me == 0) bench_interference_report();
-        free(g.p.src), free(g.p.dst);
+        free(g.p.dst);
     }
     CHK(pshm_barrier(ctx));
     uint64_t t_fin = bench_now_ns();
