@@ -1,0 +1,172 @@
+/*
+ * bench_startup.c - the floor of pshm-pingpong --startup: reserving the
+ * storage of P segments with the backend's bare system calls, by one
+ * process and by one process per CPU, and the time since pshmrun started.
+ *
+ * With 4 KiB pages the kernel allocates, charges and inserts every page
+ * one by one (tmpfs: fallocate leaves them to be zeroed at first touch;
+ * SysV: populating faults them in, zeroed): this is what pshm's attach
+ * cannot go below, whatever it does around it.
+ */
+#include "internal.h" /* PSHM_BACKEND_* */
+#include "segment/segment.h" /* seg_pid_start */
+#include "tools/util/bench_startup.h"
+#include "tools/util/bench_sys.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ipc.h>
+#include <sys/mman.h>
+#include <sys/shm.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+
+int bench_since_launch(uint64_t *ns)
+{
+    char path[64], comm[64] = "";
+    uint64_t start;
+    struct timespec now;
+    pid_t pp = getppid();
+    FILE *f;
+
+    snprintf(path, sizeof path, "/proc/%d/comm", (int)pp);
+    if ((f = fopen(path, "re")) == NULL) return -1;
+    if (fgets(comm, sizeof comm, f) == NULL) comm[0] = 0;
+    fclose(f);
+    if (strcmp(comm, "pshmrun\n") != 0) return -1;
+    long hz = sysconf(_SC_CLK_TCK);
+    if (seg_pid_start(pp, &start) < 0 || hz <= 0 || clock_gettime(CLOCK_BOOTTIME, &now) < 0) {
+        pshm_err_clear();
+        return -1;
+    }
+    /* The start time counts clock ticks after boot, as CLOCK_BOOTTIME does. */
+    uint64_t now_ns = (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec;
+    uint64_t start_ns = start * (1000000000ull / (uint64_t)hz);
+    if (now_ns < start_ns) return -1;
+    *ns = now_ns - start_ns;
+    return 0;
+}
+
+uint64_t bench_shmem_bytes(void)
+{
+    char line[256];
+    unsigned long long kb = 0, v;
+    FILE *f = fopen("/proc/meminfo", "re");
+    if (f == NULL) return 0;
+    while (fgets(line, sizeof line, f) != NULL)
+        if (sscanf(line, "Shmem: %llu kB", &v) == 1) kb = v;
+    fclose(f);
+    return (uint64_t)kb * 1024;
+}
+
+int bench_shmem_wait(uint64_t bytes, double timeout_s)
+{
+    uint64_t t0 = bench_now_ns();
+    while (bench_shmem_bytes() > bytes) {
+        if ((double)(bench_now_ns() - t0) > timeout_s * 1e9) return -1;
+        struct timespec ts = {0, 20000000};
+        nanosleep(&ts, NULL);
+    }
+    return 0;
+}
+
+/* One object of `bytes`, nameless, its storage reserved; stays until exit.
+ * 0 or an errno. */
+static int reserve_one(const char *dir, uint64_t bytes)
+{
+    if (PSHM_BACKEND_SYSV) {
+        int id = shmget(IPC_PRIVATE, (size_t)bytes, IPC_CREAT | 0600);
+        if (id < 0) return errno;
+        void *p = shmat(id, NULL, 0);
+        int e = p == (void *)-1 ? errno : 0;
+        shmctl(id, IPC_RMID, NULL); /* goes with the last detach: our exit */
+        if (e == 0 && madvise(p, (size_t)bytes, MADV_POPULATE_WRITE) < 0) e = errno;
+        return e;
+    }
+    int fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        /* No O_TMPFILE here: a unique name, removed at once. */
+        char path[4096];
+        static int seq;
+        snprintf(path, sizeof path, "%s/pshm-floor.%d.%d", dir, (int)getpid(), seq++);
+        fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+        if (fd < 0) return errno;
+        unlink(path);
+    }
+    int e = posix_fallocate(fd, 0, (off_t)bytes);
+    return e; /* fd stays open: the storage is freed at exit */
+}
+
+static void worker(int w, int workers, const char *dir, int nobj, uint64_t bytes, int done,
+                   int go)
+{
+    int err = 0;
+    char c;
+    for (int i = w; i < nobj && err == 0; i += workers) err = reserve_one(dir, bytes);
+    if (write(done, &err, sizeof err) != (ssize_t)sizeof err) _exit(1);
+    /* Hold everything until the parent has stopped its clock. */
+    while (read(go, &c, 1) < 0 && errno == EINTR) {}
+    _exit(0);
+}
+
+int bench_reserve_floor(const char *dir, int nobj, uint64_t bytes, int workers, uint64_t *ns,
+                        char *why, size_t whylen)
+{
+    int done[2], go[2], started = 0, failed = 0;
+    pid_t *pid = calloc((size_t)workers, sizeof *pid);
+
+    if (PSHM_BACKEND_NONE) {
+        free(pid);
+        snprintf(why, whylen, "built with --disable-pshm: nothing is reserved");
+        return -1;
+    }
+    if (pid == NULL || pipe2(done, O_CLOEXEC) < 0 || pipe2(go, O_CLOEXEC) < 0) {
+        free(pid);
+        snprintf(why, whylen, "cannot start: %s", strerror(errno));
+        return -1;
+    }
+    fflush(NULL);
+    uint64_t t0 = bench_now_ns();
+    for (; started < workers; started++) {
+        if ((pid[started] = fork()) < 0) break;
+        if (pid[started] == 0) {
+            close(done[0]);
+            close(go[1]);
+            worker(started, workers, dir, nobj, bytes, done[1], go[0]);
+        }
+    }
+    close(done[1]);
+    close(go[0]);
+    for (int i = 0; i < started; i++) {
+        int err = -1;
+        ssize_t r;
+        while ((r = read(done[0], &err, sizeof err)) < 0 && errno == EINTR) {}
+        if (r != (ssize_t)sizeof err) err = EIO; /* a worker died */
+        if (err != 0 && !failed) {
+            failed = 1;
+            snprintf(why, whylen, "reserving %d x %llu bytes%s%s: %s", nobj,
+                     (unsigned long long)bytes, PSHM_BACKEND_SYSV ? "" : " in ",
+                     PSHM_BACKEND_SYSV ? "" : dir, strerror(err));
+        }
+    }
+    *ns = bench_now_ns() - t0;
+    /* Freeing is not timed: the workers drop everything as they exit. */
+    close(go[1]);
+    close(done[0]);
+    for (int i = 0; i < started; i++) waitpid(pid[i], NULL, 0);
+    free(pid);
+    if (started < workers && !failed) {
+        snprintf(why, whylen, "fork: %s", strerror(errno));
+        failed = 1;
+    }
+    return failed ? -1 : 0;
+}

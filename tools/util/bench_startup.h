@@ -1,0 +1,36 @@
+/*
+ * bench_startup.h - what pshm-pingpong --startup prints beside pshm's
+ * figures: the machine's own floor for reserving the same storage (the
+ * backend's bare system calls, no library), and the time since the launcher
+ * started.
+ */
+#ifndef PSHM_TOOLS_BENCH_STARTUP_H
+#define PSHM_TOOLS_BENCH_STARTUP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Nanoseconds since the parent process (pshmrun) started, from its start
+ * time in /proc (1/CLK_TCK resolution, 10 ms). -1 if the parent is not
+ * pshmrun or /proc cannot tell. */
+int bench_since_launch(uint64_t *ns);
+
+/* Bytes of shared memory in use machine-wide (Shmem of /proc/meminfo). */
+uint64_t bench_shmem_bytes(void);
+
+/* Waits (up to timeout_s) until Shmem is at most `bytes`: the job's freed
+ * segments are gone before the floor takes the same room. 0, or -1 after the
+ * timeout. */
+int bench_shmem_wait(uint64_t bytes, double timeout_s);
+
+/* The floor: `nobj` objects of `bytes` each, reserved the way the
+ * configured backend reserves a segment (posix: fallocate on /dev/shm;
+ * file: fallocate in `dir`; sysv: shmget and MADV_POPULATE_WRITE) by
+ * `workers` processes at once, object i by worker i % workers. Times from
+ * the first fork to the last object reserved; the objects are nameless
+ * (O_TMPFILE or removed at once) and freed after the clock stops. 0 and
+ * *ns, or -1 with the reason in `why`. */
+int bench_reserve_floor(const char *dir, int nobj, uint64_t bytes, int workers, uint64_t *ns,
+                        char *why, size_t whylen);
+
+#endif
