@@ -67,6 +67,8 @@ typedef struct pshm_cfg {
     int hugepages;               /* PSHM_HUGEPAGES */
     bool huge_use;               /* set by huge_decide: huge pages are offered and asked for */
     bool huge_advise;            /* ... and a mapping must be advised (SysV, "advise") */
+    uint64_t huge_tlb;           /* ... from the hugetlb pool, pages of this size (SysV:
+                                    SHM_HUGETLB; file: GASNET_TMPDIR is a hugetlbfs); 0: not */
 } pshm_cfg_t;
 
 /* Defaults and bounds, shared by env.c, the AM network and pshm-info. */
@@ -95,8 +97,9 @@ int env_load(pshm_cfg_t *cfg);
  * stops at fn's first non-zero return and returns it. */
 int env_unknown_each(int (*fn)(const char *name, const char *suggest, void *arg), void *arg);
 /* PSHM_HUGEPAGES against what the system offers the backend (hugepages.c):
- * sets huge_use and huge_advise; -EOPNOTSUPP (message set) for "yes" when
- * huge pages are not offered. */
+ * sets huge_use, huge_advise and huge_tlb; -EOPNOTSUPP (message set) for
+ * "yes" when huge pages are not offered, -EINVAL for "no" when GASNET_TMPDIR
+ * is a hugetlbfs (the file backend gets nothing else there). */
 int huge_decide(pshm_cfg_t *cfg);
 
 /*

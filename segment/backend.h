@@ -14,6 +14,8 @@
 int seg_exists_err(const char *what, const char *name, long owner);
 /* Free bytes of the file system holding `dir` (statvfs), 0 if unknown. */
 int seg_fs_avail(const char *dir, uint64_t *bytes);
+/* The number a /proc or /sys file starts with, 0 if it cannot be read. */
+uint64_t seg_read_u64(const char *path);
 /* Physical memory in bytes. */
 uint64_t seg_phys_mem(void);
 /* True if `m` is a pshm header of job `tag` created by this uid. */

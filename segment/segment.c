@@ -13,6 +13,7 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/statvfs.h>
 #include <sys/sysmacros.h>
 #include <time.h>
@@ -37,6 +38,58 @@ int seg_fs_avail(const char *dir, uint64_t *bytes)
         return pshm_err(-errno, "cannot query the free space of %s: %s", dir, strerror(errno));
     *bytes = (uint64_t)sv.f_bavail * (uint64_t)sv.f_frsize;
     return 0;
+}
+
+#define HUGETLBFS_MAGIC_ 0x958458f6
+
+uint64_t seg_hugetlbfs_fd(int fd)
+{
+    struct statfs sf;
+    return fstatfs(fd, &sf) == 0 && (unsigned long)sf.f_type == HUGETLBFS_MAGIC_
+               ? (uint64_t)sf.f_bsize : 0;
+}
+
+uint64_t seg_hugetlbfs_dir(const char *dir)
+{
+    struct statfs sf;
+    return statfs(dir, &sf) == 0 && (unsigned long)sf.f_type == HUGETLBFS_MAGIC_
+               ? (uint64_t)sf.f_bsize : 0;
+}
+
+uint64_t seg_read_u64(const char *path)
+{
+    unsigned long long v = 0;
+    FILE *f = fopen(path, "re");
+    if (f != NULL) {
+        if (fscanf(f, "%llu", &v) != 1) v = 0;
+        fclose(f);
+    }
+    return v;
+}
+
+uint64_t seg_hugetlb_free(uint64_t page)
+{
+    char path[128];
+    snprintf(path, sizeof path, "/sys/kernel/mm/hugepages/hugepages-%llukB/free_hugepages",
+             (unsigned long long)(page >> 10));
+    uint64_t free_pages = seg_read_u64(path);
+    snprintf(path, sizeof path, "/sys/kernel/mm/hugepages/hugepages-%llukB/resv_hugepages",
+             (unsigned long long)(page >> 10));
+    uint64_t resv = seg_read_u64(path);
+    /* Reserved pages are free but promised to mappings already made. */
+    return free_pages > resv ? (free_pages - resv) * page : 0;
+}
+
+uint64_t seg_hugetlb_default(void)
+{
+    char line[128];
+    unsigned long long kb = 0, v;
+    FILE *f = fopen("/proc/meminfo", "re");
+    if (f == NULL) return 0;
+    while (fgets(line, sizeof line, f) != NULL)
+        if (sscanf(line, "Hugepagesize: %llu kB", &v) == 1) kb = v;
+    fclose(f);
+    return (uint64_t)kb << 10;
 }
 
 int seg_exists_err(const char *what, const char *name, long owner)
@@ -142,7 +195,8 @@ int seg_check_mapped(const seg_obj_t *o, const char *tag, int kind, uint64_t wan
         return pshm_err(-EINVAL, "%.*s is mapped with %s but its creator recorded %s",
                         SEG_NAME_MAX, o->ref.name, pshm_fmt_size(a, sizeof a, o->len),
                         pshm_fmt_size(b, sizeof b, m->len));
-    if (want_len != 0 && o->len != want_len)
+    /* A hugetlbfs file is sized in whole huge pages: the tail is unused. */
+    if (want_len != 0 && o->len != (o->huge ? PSHM_ALIGN_UP(want_len, o->huge) : want_len))
         return pshm_err(-EINVAL, "%.*s holds %s where this process expects %s: the ranks "
                         "size it differently", SEG_NAME_MAX, o->ref.name,
                         pshm_fmt_size(a, sizeof a, o->len),
@@ -447,6 +501,58 @@ static int write_header_fd(int fd, const char *name, const char *dir, const seg_
     return 0;
 }
 
+/*
+ * A file on a hugetlbfs (GASNET_TMPDIR there): sized in whole huge pages,
+ * and written through its mapping only (it takes no write()). Mapping it
+ * shared reserves every page in the pool, so a short pool is ENOSPC here
+ * and never a SIGBUS later; the pages are zeroed at first touch. The
+ * reservation is one count, taken at once: the header follows it (a
+ * creator killed in between leaves a header-less file, which pshm-cleanup
+ * removes once nobody holds it).
+ */
+static int setup_hugetlbfs(seg_obj_t *o, int fd, const char *name, const char *dir, size_t len,
+                           uint64_t huge, const seg_meta_t *hdr)
+{
+    char a[32], b[32], c[32];
+    seg_meta_t m = *hdr;
+
+    if (hdr->kind == SEG_KIND_RANGE)
+        return pshm_err(-EOPNOTSUPP, "cannot share a range through %s: GASNET_TMPDIR (%s) is a "
+                        "hugetlbfs, whose mappings cannot be moved over a range of 4 KiB pages; "
+                        "set GASNET_TMPDIR to a tmpfs for pshm_attach_range", name, dir);
+    if (len > SIZE_MAX - huge)
+        return pshm_err(-ENOMEM, "%s of %s cannot be mapped in this address space", name,
+                        pshm_fmt_size(a, sizeof a, len));
+    len = PSHM_ALIGN_UP(len, huge);
+    m.len = len; /* what peers map and check */
+    uint64_t avail = seg_hugetlb_free(huge);
+    void *p = MAP_FAILED;
+    if (ftruncate(fd, (off_t)len) == 0)
+        p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (p == MAP_FAILED) {
+        int e = errno;
+        pshm_fmt_size(a, sizeof a, len);
+        pshm_fmt_size(b, sizeof b, huge);
+        pshm_fmt_size(c, sizeof c, avail);
+        if (e == ENOMEM || e == ENOSPC)
+            return pshm_err(-ENOSPC, "cannot reserve %s of %s huge pages for %s in the "
+                            "hugetlbfs %s: the pool has %s free (or the mount's size= is "
+                            "smaller); raise vm.nr_hugepages (sysctl -w vm.nr_hugepages=<pages>), "
+                            "or set GASNET_TMPDIR to a tmpfs", a, b, name, dir, c);
+        return pshm_err(-e, "cannot size and map %s of %s in the hugetlbfs %s: %s", name, a, dir,
+                        strerror(e));
+    }
+    seg_meta_put(p, &m, o->ref.name);
+    o->addr = p;
+    o->len = len;
+    o->huge = huge;
+    o->fd = fd;
+    o->ref.len = len;
+    o->owner = true;
+    o->named = true;
+    return 0;
+}
+
 int seg_fd_setup(seg_obj_t *o, int fd, const char *name, const char *dir, size_t len,
                  const char *advice, const seg_meta_t *hdr)
 {
@@ -457,6 +563,9 @@ int seg_fd_setup(seg_obj_t *o, int fd, const char *name, const char *dir, size_t
      * exactly so that the creator can always reopen it (and nobody else). */
     if (fchmod(fd, 0600) < 0)
         return pshm_err(-errno, "cannot set mode 0600 on %s: %s", name, strerror(errno));
+    uint64_t huge = seg_hugetlbfs_fd(fd);
+    if (huge != 0)
+        return setup_hugetlbfs(o, fd, name, dir, len, huge, hdr);
     if ((rc = write_header_fd(fd, name, dir, hdr, o->ref.name)) < 0) return rc;
     (void)seg_fs_avail(dir, &avail);  /* for the message: before we take any */
     pshm_err_clear();
@@ -515,8 +624,10 @@ int seg_fd_map_peer(seg_obj_t *o, int fd, const seg_ref_t *ref, const char *show
     /* Opened O_NONBLOCK so that a FIFO could not hang the open; not needed now. */
     else if ((fl = fcntl(fd, F_GETFL)) < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0)
         rc = pshm_err(-errno, "cannot clear O_NONBLOCK on %s: %s", shown, strerror(errno));
-    else if ((rc = map_fd(o, fd, ref->len, shown)) == 0)
+    else if ((rc = map_fd(o, fd, ref->len, shown)) == 0) {
         o->ref = *ref;
+        o->huge = seg_hugetlbfs_fd(fd);
+    }
     close(fd);
     return rc;
 }

@@ -65,6 +65,7 @@ typedef struct seg_obj {
     int fd;         /* open while named (posix/file), else -1 */
     bool owner;     /* created here: this process removes the name */
     bool named;     /* the name still exists in the system */
+    uint64_t huge;  /* hugetlbfs file: its page size, to which len is rounded; else 0 */
 } seg_obj_t;
 
 /* ---- backend: one of posix.c, sysv.c, file.c, none.c ---- */
@@ -104,6 +105,17 @@ uint64_t seg_be_obj_max(const struct pshm_cfg *cfg);
 int seg_be_remove_tag(const struct pshm_cfg *cfg, const char *tag, uint32_t nranks);
 
 /* ---- common (segment.c) ---- */
+
+/* Page size of the hugetlbfs holding the file behind fd (fstatfs), or 0 if
+ * it is on another file system. */
+uint64_t seg_hugetlbfs_fd(int fd);
+/* The same for a directory (statfs), 0 if not a hugetlbfs. */
+uint64_t seg_hugetlbfs_dir(const char *dir);
+/* Bytes the hugetlb pool of pages of `page` bytes can still give (free and
+ * not reserved; /sys/kernel/mm/hugepages), 0 if none or unknown. */
+uint64_t seg_hugetlb_free(uint64_t page);
+/* Default huge page size (Hugepagesize of /proc/meminfo), 0 if none. */
+uint64_t seg_hugetlb_default(void);
 
 /* Checks a peer's object just mapped: its header is written for job `tag`
  * and kind, records the length that was mapped, and that length is

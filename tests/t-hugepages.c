@@ -6,11 +6,19 @@
  * For posix and file the offer is made or withheld on purpose: a tmpfs
  * mounted (in a private mount namespace) at /dev/shm or at GASNET_TMPDIR
  * with and without huge=within_size. SysV follows the system's
- * shmem_enabled, which the test reads; --disable-pshm never has them.
+ * shmem_enabled, which the test reads, else the hugetlb pool (SHM_HUGETLB)
+ * when it has free pages; --disable-pshm never has them.
+ * File on a hugetlbfs at GASNET_TMPDIR: "no" is refused naming both; a
+ * mount whose size= holds less than the segment fails at attach with
+ * ENOSPC naming vm.nr_hugepages, leaving nothing; without size= the pool
+ * decides: the segment is hugetlb memory when it has room, ENOSPC if not.
  */
+#include "internal.h" /* seg_hugetlb_free: what the pool has */
 #include "tests/helpers.h"
 #include "pshm.h"
 #include "config.h"
+
+#include <dirent.h>
 
 #include <errno.h>
 #include <sched.h>
@@ -24,7 +32,8 @@
 
 #define SEG (32u << 20)
 
-/* kB of the calling process's shared memory mapped with huge pages. */
+/* kB of the calling process's shared memory mapped with huge pages:
+ * transparent ones, or the hugetlb pool's. */
 static long pmd_kb(void)
 {
     char line[256];
@@ -33,11 +42,16 @@ static long pmd_kb(void)
     if (f == NULL)
         return -1;
     while (fgets(line, sizeof line, f) != NULL)
-        if (sscanf(line, "ShmemPmdMapped: %ld kB", &v) == 1)
+        if (sscanf(line, "ShmemPmdMapped: %ld kB", &v) == 1 ||
+            sscanf(line, "Shared_Hugetlb: %ld kB", &v) == 1 ||
+            sscanf(line, "Private_Hugetlb: %ld kB", &v) == 1) /* mapped once: private */
             kb += v;
     fclose(f);
     return kb;
 }
+
+/* Huge pages of the pool that one process's segment and region take. */
+#define POOL_NEED(page) (((uint64_t)SEG + (4u << 20)) / (page) + 2)
 
 /* One job of one process with PSHM_HUGEPAGES=value: 0 and the huge kB of
  * the touched segment after attach, or the attach's error. */
@@ -55,6 +69,8 @@ static int attach_with(const char *value, long *huge_kb, char *msg, size_t mn)
         CHECK_OK(pshm_segment_info(ctx, 0, &si));
         memset(si.local_base, 0x5a, si.size);
         *huge_kb = pmd_kb();
+        for (size_t i = 0; i < si.size; i += 4096)
+            CHECK(((unsigned char *)si.local_base)[i] == 0x5a);
     }
     CHECK_OK(pshm_finalize(ctx));
     unsetenv("PSHM_HUGEPAGES");
@@ -102,7 +118,26 @@ static int mount_tmpfs(const char *dir, bool huge)
                                                    : "size=256m,mode=1777");
 }
 
-/* SysV follows the system's shmem_enabled; --disable-pshm never. */
+/* SysV with shmem_enabled never: the hugetlb pool has some free pages but
+ * fewer than a segment: "yes" fails naming the pool, "auto" attaches. */
+static int sysv_pool_short(void)
+{
+    char msg[1024];
+    long kb = 0;
+
+    CHECK_OK(attach_with("auto", &kb, msg, sizeof msg));
+    int rc = attach_with("yes", &kb, msg, sizeof msg);
+    if (rc != -ENOSPC || !strstr(msg, "vm.nr_hugepages") || !strstr(msg, "PSHM_HUGEPAGES=auto")) {
+        printf("FAIL pool short: PSHM_HUGEPAGES=yes: want ENOSPC naming the pool, got %d (%s)\n",
+               rc, msg);
+        return T_FAIL;
+    }
+    printf("ok pool short: auto attaches with 4 KiB pages, yes fails: %s\n", msg);
+    return T_PASS;
+}
+
+/* SysV follows the system's shmem_enabled, else the hugetlb pool;
+ * --disable-pshm never. */
 static int sysv_or_none(void)
 {
     char mode[64] = "never";
@@ -116,7 +151,79 @@ static int sysv_or_none(void)
         fclose(f);
     }
     bool offered = !PSHM_BACKEND_NONE && strcmp(mode, "never") != 0 && strcmp(mode, "deny") != 0;
+    uint64_t page = seg_hugetlb_default(), pool = page ? seg_hugetlb_free(page) : 0;
+    if (PSHM_BACKEND_SYSV && !offered && pool >= page && pool < POOL_NEED(page) * page)
+        return sysv_pool_short();
+    if (PSHM_BACKEND_SYSV && !offered && pool >= page) {
+        printf("shmem_enabled [%s]: the hugetlb pool has %llu pages free\n", mode,
+               (unsigned long long)(pool / page));
+        offered = true;
+    }
     return checks(offered, PSHM_BACKEND_NONE ? "none backend" : mode) ? T_FAIL : T_PASS;
+}
+
+/* Entries of dir other than . and .. */
+static int dir_entries(const char *dir)
+{
+    int n = 0;
+    DIR *d = opendir(dir);
+    CHECK(d != NULL);
+    for (struct dirent *e; (e = readdir(d)) != NULL;) n += e->d_name[0] != '.';
+    closedir(d);
+    return n;
+}
+
+/* The file backend with GASNET_TMPDIR on a hugetlbfs. */
+static int hugetlbfs_checks(const char *dir)
+{
+    char msg[1024];
+    long kb = 0;
+    int rc;
+
+    umount2(dir, MNT_DETACH);
+    if (mount("pshmtest", dir, "hugetlbfs", 0, "size=4M,mode=1777") != 0) {
+        printf("skip hugetlbfs: this kernel mounts none (%s)\n", strerror(errno));
+        return 0;
+    }
+    uint64_t page = seg_hugetlbfs_dir(dir);
+    CHECK(page != 0);
+    rc = attach_with("no", &kb, msg, sizeof msg);
+    if (rc != -EINVAL || !strstr(msg, "hugetlbfs") || !strstr(msg, "PSHM_HUGEPAGES=no")) {
+        printf("FAIL hugetlbfs: PSHM_HUGEPAGES=no: want EINVAL naming both, got %d (%s)\n", rc,
+               msg);
+        return 1;
+    }
+    printf("ok hugetlbfs: no is refused: %s\n", msg);
+    /* size=4M: a 32 MiB segment cannot fit, whatever the pool holds. */
+    rc = attach_with("yes", &kb, msg, sizeof msg);
+    if (rc != -ENOSPC || !strstr(msg, "vm.nr_hugepages") || dir_entries(dir) != 0) {
+        printf("FAIL hugetlbfs size=4M: want ENOSPC naming vm.nr_hugepages and nothing left, "
+               "got %d (%s), %d files\n", rc, msg, dir_entries(dir));
+        return 1;
+    }
+    printf("ok hugetlbfs size=4M: %s\n", msg);
+    umount2(dir, MNT_DETACH);
+    CHECK(mount("pshmtest", dir, "hugetlbfs", 0, "mode=1777") == 0);
+    uint64_t pool = seg_hugetlb_free(page);
+    rc = attach_with("auto", &kb, msg, sizeof msg);
+    if (pool >= POOL_NEED(page) * page) {
+        if (rc != 0 || kb < (long)(SEG >> 10)) {
+            printf("FAIL hugetlbfs, %llu pages free: rc %d, %ld kB of huge pages (%s)\n",
+                   (unsigned long long)(pool / page), rc, kb, msg);
+            return 1;
+        }
+        printf("ok hugetlbfs, %llu pages free: the segment is %ld kB of them\n",
+               (unsigned long long)(pool / page), kb);
+    } else if (rc != -ENOSPC || !strstr(msg, "vm.nr_hugepages")) {
+        printf("FAIL hugetlbfs, %llu pages free: want ENOSPC naming vm.nr_hugepages, got %d "
+               "(%s)\n", (unsigned long long)(pool / page), rc, msg);
+        return 1;
+    } else {
+        printf("ok hugetlbfs, %llu pages free (too few for a segment): %s\n",
+               (unsigned long long)(pool / page), msg);
+    }
+    CHECK(dir_entries(dir) == 0);
+    return 0;
 }
 
 int main(void)
@@ -153,6 +260,8 @@ int main(void)
         return fails ? T_FAIL : T_SKIP;
     }
     fails += checks(true, "tmpfs with huge=within_size");
+    if (PSHM_BACKEND_FILE)
+        fails += hugetlbfs_checks(dir);
     umount2(dir, MNT_DETACH);
     if (!PSHM_BACKEND_POSIX)
         rmdir(dir);
