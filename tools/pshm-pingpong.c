@@ -845,13 +845,12 @@ static void startup_floors(void)
         bench_note("cannot unpin for the reserve floor: %s", strerror(errno));
     int cpus = cgroup_usable_cpus(), counts[2] = {cpus, 1};
 
-    if (PSHM_BACKEND_FILE) {
-        if (env_load(&cfg) < 0) {
-            bench_note("no reserve floor: %s", pshm_last_error());
-            return;
-        }
-        snprintf(dir, sizeof dir, "%s", cfg.tmpdir);
+    /* Where the job's segments went, and whether from the hugetlb pool. */
+    if (env_load(&cfg) < 0 || huge_decide(&cfg) < 0) {
+        bench_note("no reserve floor: %s", pshm_last_error());
+        return;
     }
+    if (PSHM_BACKEND_FILE) snprintf(dir, sizeof dir, "%s", cfg.tmpdir);
     /* The last process out frees the segments: wait until most of them are
      * gone, lest the floor share the CPUs with that, or the store with the
      * job's pages (Shmem is machine-wide: others move it too). */
@@ -862,7 +861,8 @@ static void startup_floors(void)
                    "program took as much): the floor ran beside it");
     for (int k = 0; k < 2; k++) {
         if (k == 1 && cpus == 1) break;
-        if (bench_reserve_floor(dir, g.size, o.segsize, counts[k], &ns, why, sizeof why) < 0) {
+        if (bench_reserve_floor(dir, g.size, o.segsize, counts[k], cfg.huge_tlb != 0, &ns, why,
+                                sizeof why) < 0) {
             bench_note("no reserve floor: %s", why);
             return;
         }

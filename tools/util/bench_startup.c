@@ -2,6 +2,8 @@
  * bench_startup.c - the floor of pshm-pingpong --startup: reserving the
  * storage of P segments with the backend's bare system calls, by one
  * process and by one process per CPU, and the time since pshmrun started.
+ * Where pshm takes huge pages the floor takes them alike: a tmpfs gives
+ * them to both, a hugetlbfs or SHM_HUGETLB reserves them in the pool.
  *
  * With 4 KiB pages the kernel allocates, charges and inserts every page
  * one by one (tmpfs: fallocate leaves them to be zeroed at first touch;
@@ -59,13 +61,18 @@ int bench_since_launch(uint64_t *ns)
 uint64_t bench_shmem_bytes(void)
 {
     char line[256];
-    unsigned long long kb = 0, v;
+    unsigned long long kb = 0, total = 0, free_ = 0, hkb = 0, v;
     FILE *f = fopen("/proc/meminfo", "re");
     if (f == NULL) return 0;
-    while (fgets(line, sizeof line, f) != NULL)
+    while (fgets(line, sizeof line, f) != NULL) {
         if (sscanf(line, "Shmem: %llu kB", &v) == 1) kb = v;
+        if (sscanf(line, "HugePages_Total: %llu", &v) == 1) total = v;
+        if (sscanf(line, "HugePages_Free: %llu", &v) == 1) free_ = v;
+        if (sscanf(line, "Hugepagesize: %llu kB", &v) == 1) hkb = v;
+    }
     fclose(f);
-    return (uint64_t)kb * 1024;
+    /* Shmem leaves out the hugetlb pool's pages in use. */
+    return ((uint64_t)kb + (uint64_t)(total - free_) * hkb) * 1024;
 }
 
 int bench_shmem_wait(uint64_t bytes, double timeout_s)
@@ -81,15 +88,16 @@ int bench_shmem_wait(uint64_t bytes, double timeout_s)
 
 /* One object of `bytes`, nameless, its storage reserved; stays until exit.
  * 0 or an errno. */
-static int reserve_one(const char *dir, uint64_t bytes)
+static int reserve_one(const char *dir, uint64_t bytes, int hugetlb)
 {
     if (PSHM_BACKEND_SYSV) {
-        int id = shmget(IPC_PRIVATE, (size_t)bytes, IPC_CREAT | 0600);
+        /* SHM_HUGETLB reserves the pool's pages at shmget, as pshm does. */
+        int id = shmget(IPC_PRIVATE, (size_t)bytes, IPC_CREAT | 0600 | (hugetlb ? SHM_HUGETLB : 0));
         if (id < 0) return errno;
         void *p = shmat(id, NULL, 0);
         int e = p == (void *)-1 ? errno : 0;
         shmctl(id, IPC_RMID, NULL); /* goes with the last detach: our exit */
-        if (e == 0 && madvise(p, (size_t)bytes, MADV_POPULATE_WRITE) < 0) e = errno;
+        if (e == 0 && !hugetlb && madvise(p, (size_t)bytes, MADV_POPULATE_WRITE) < 0) e = errno;
         return e;
     }
     int fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
@@ -102,24 +110,33 @@ static int reserve_one(const char *dir, uint64_t bytes)
         if (fd < 0) return errno;
         unlink(path);
     }
+    uint64_t huge = seg_hugetlbfs_fd(fd);
+    if (huge != 0) {
+        /* hugetlbfs: a shared mapping reserves the pages, as pshm does. */
+        bytes = (bytes + huge - 1) / huge * huge;
+        if (ftruncate(fd, (off_t)bytes) < 0 ||
+            mmap(NULL, (size_t)bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0) == MAP_FAILED)
+            return errno;
+        return 0;
+    }
     int e = posix_fallocate(fd, 0, (off_t)bytes);
     return e; /* fd stays open: the storage is freed at exit */
 }
 
-static void worker(int w, int workers, const char *dir, int nobj, uint64_t bytes, int done,
-                   int go)
+static void worker(int w, int workers, const char *dir, int nobj, uint64_t bytes, int hugetlb,
+                   int done, int go)
 {
     int err = 0;
     char c;
-    for (int i = w; i < nobj && err == 0; i += workers) err = reserve_one(dir, bytes);
+    for (int i = w; i < nobj && err == 0; i += workers) err = reserve_one(dir, bytes, hugetlb);
     if (write(done, &err, sizeof err) != (ssize_t)sizeof err) _exit(1);
     /* Hold everything until the parent has stopped its clock. */
     while (read(go, &c, 1) < 0 && errno == EINTR) {}
     _exit(0);
 }
 
-int bench_reserve_floor(const char *dir, int nobj, uint64_t bytes, int workers, uint64_t *ns,
-                        char *why, size_t whylen)
+int bench_reserve_floor(const char *dir, int nobj, uint64_t bytes, int workers, int hugetlb,
+                        uint64_t *ns, char *why, size_t whylen)
 {
     int done[2], go[2], started = 0, failed = 0;
     pid_t *pid = calloc((size_t)workers, sizeof *pid);
@@ -141,7 +158,7 @@ int bench_reserve_floor(const char *dir, int nobj, uint64_t bytes, int workers, 
         if (pid[started] == 0) {
             close(done[0]);
             close(go[1]);
-            worker(started, workers, dir, nobj, bytes, done[1], go[0]);
+            worker(started, workers, dir, nobj, bytes, hugetlb, done[1], go[0]);
         }
     }
     close(done[1]);

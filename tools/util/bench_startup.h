@@ -15,7 +15,8 @@
  * pshmrun or /proc cannot tell. */
 int bench_since_launch(uint64_t *ns);
 
-/* Bytes of shared memory in use machine-wide (Shmem of /proc/meminfo). */
+/* Bytes of shared memory in use machine-wide (Shmem of /proc/meminfo, and
+ * the hugetlb pool's pages in use). */
 uint64_t bench_shmem_bytes(void);
 
 /* Waits (up to timeout_s) until Shmem is at most `bytes`: the job's freed
@@ -25,12 +26,13 @@ int bench_shmem_wait(uint64_t bytes, double timeout_s);
 
 /* The floor: `nobj` objects of `bytes` each, reserved the way the
  * configured backend reserves a segment (posix: fallocate on /dev/shm;
- * file: fallocate in `dir`; sysv: shmget and MADV_POPULATE_WRITE) by
- * `workers` processes at once, object i by worker i % workers. Times from
- * the first fork to the last object reserved; the objects are nameless
- * (O_TMPFILE or removed at once) and freed after the clock stops. 0 and
- * *ns, or -1 with the reason in `why`. */
-int bench_reserve_floor(const char *dir, int nobj, uint64_t bytes, int workers, uint64_t *ns,
-                        char *why, size_t whylen);
+ * file: fallocate in `dir`, or a shared mapping on a hugetlbfs; sysv:
+ * shmget and MADV_POPULATE_WRITE, or shmget with SHM_HUGETLB if `hugetlb`)
+ * by `workers` processes at once, object i by worker i % workers. Times
+ * from the first fork to the last object reserved; the objects are
+ * nameless (O_TMPFILE or removed at once) and freed after the clock stops.
+ * 0 and *ns, or -1 with the reason in `why`. */
+int bench_reserve_floor(const char *dir, int nobj, uint64_t bytes, int workers, int hugetlb,
+                        uint64_t *ns, char *why, size_t whylen);
 
 #endif
