@@ -793,18 +793,20 @@ static void run_poll_idle(void *seg0)
 
 /* ------------------------------------------------------------ --startup */
 
-typedef struct startup_rec { uint64_t init_ns, attach_ns; } startup_rec_t;
+typedef struct startup_rec { uint64_t init_ns, attach_ns, cpu_ns; } startup_rec_t;
 
 /* Rank 0's figures, kept until the floor is measured after finalize. */
 static struct {
     uint64_t *init_ns, *attach_ns; /* every rank's, or rank 0's alone (nrec 1) */
+    uint64_t cpu_ns;               /* CPU time of init and attach, all ranks */
     int nrec, first;               /* first: the first round trip was timed */
     uint64_t first_ns;             /* pshm_init's start to the first round trip */
     uint64_t launch_ns;            /* pshmrun's start to the same; 0: not known */
     uint64_t shmem_attached;       /* Shmem with the job attached (bench_shmem_bytes) */
 } su;
 
-static void run_startup(void *seg0, uint64_t init_ns, uint64_t attach_ns, uint64_t t_init)
+static void run_startup(void *seg0, uint64_t init_ns, uint64_t attach_ns, uint64_t cpu_ns,
+                        uint64_t t_init)
 {
     int shared = seg0 != NULL;
     if (g.p.me == 0 && g.size > 1 && shared) {
@@ -814,7 +816,7 @@ static void run_startup(void *seg0, uint64_t init_ns, uint64_t attach_ns, uint64
         su.first = 1;
         if (bench_since_launch(&su.launch_ns) < 0) su.launch_ns = 0;
     }
-    startup_rec_t rec = {init_ns, attach_ns}, *all = &rec;
+    startup_rec_t rec = {init_ns, attach_ns, cpu_ns}, *all = &rec;
     if (shared) {
         pshm_seginfo_t si;
         CHK(pshm_segment_info(g.p.ctx, 0, &si));
@@ -829,7 +831,10 @@ static void run_startup(void *seg0, uint64_t init_ns, uint64_t attach_ns, uint64
     su.init_ns = malloc((size_t)su.nrec * sizeof *su.init_ns);
     su.attach_ns = malloc((size_t)su.nrec * sizeof *su.attach_ns);
     if (!su.init_ns || !su.attach_ns) bench_die(1, "out of memory");
-    for (int r = 0; r < su.nrec; r++) su.init_ns[r] = all[r].init_ns, su.attach_ns[r] = all[r].attach_ns;
+    for (int r = 0; r < su.nrec; r++) {
+        su.init_ns[r] = all[r].init_ns, su.attach_ns[r] = all[r].attach_ns;
+        su.cpu_ns += all[r].cpu_ns;
+    }
 }
 
 /* The floor rows, one process and one per usable CPU, reserving what the
@@ -837,7 +842,7 @@ static void run_startup(void *seg0, uint64_t init_ns, uint64_t attach_ns, uint64
 static void startup_floors(void)
 {
     char dir[PSHM_PATH_MAX] = "/dev/shm", why[PSHM_PATH_MAX + 200];
-    uint64_t ns;
+    uint64_t ns, cpu;
     pshm_cfg_t cfg;
 
     /* This rank was pinned to one CPU: the floor's workers get them all. */
@@ -861,14 +866,20 @@ static void startup_floors(void)
                    "program took as much): the floor ran beside it");
     for (int k = 0; k < 2; k++) {
         if (k == 1 && cpus == 1) break;
-        if (bench_reserve_floor(dir, g.size, o.segsize, counts[k], cfg.huge_tlb != 0, &ns, why,
-                                sizeof why) < 0) {
+        if (bench_reserve_floor(dir, g.size, o.segsize, counts[k], cfg.huge_tlb != 0, &ns, &cpu,
+                                why, sizeof why) < 0) {
             bench_note("no reserve floor: %s", why);
             return;
         }
         bench_add_result(&(bench_row_t){.test = k ? "limit-reserve-1cpu" : "limit-reserve",
                                         .unit = BENCH_US, .size = BENCH_NO_SIZE, .procs = g.size,
                                         .median = (double)ns / 1e3, .reps = 1, .iters = counts[k]});
+        /* CPU time does not grow with what other programs run beside. */
+        if (k == 0)
+            bench_add_result(&(bench_row_t){.test = "limit-reserve-cpu", .unit = BENCH_US,
+                                            .size = BENCH_NO_SIZE, .procs = g.size,
+                                            .median = (double)cpu / 1e3, .reps = 1,
+                                            .iters = counts[k]});
     }
 }
 
@@ -893,6 +904,11 @@ static void report_startup(double finalize_us)
                                         .size = BENCH_NO_SIZE, .procs = g.size,
                                         .median = (double)su.first_ns / 1e3, .floor = "limit-reserve",
                                         .reps = 1, .iters = 1});
+    if (su.first && su.nrec > 1)
+        bench_add_result(&(bench_row_t){.test = "startup-cpu", .unit = BENCH_US,
+                                        .size = BENCH_NO_SIZE, .procs = g.size,
+                                        .median = (double)su.cpu_ns / 1e3,
+                                        .floor = "limit-reserve-cpu", .reps = 1, .iters = 1});
     if (su.first && su.launch_ns)
         bench_add_result(&(bench_row_t){.test = "startup-launch", .unit = BENCH_US,
                                         .size = BENCH_NO_SIZE, .procs = g.size,
@@ -931,7 +947,7 @@ int main(int argc, char **argv)
     }
 
     pshm_ctx_t *ctx;
-    uint64_t t_init = bench_now_ns();
+    uint64_t cpu0 = bench_cpu_ns(), t_init = bench_now_ns();
     int rc = pshm_init(&ctx, NULL);
     if (rc < 0) {
         fprintf(stderr, "pshm-pingpong: pshm_init failed: %s\n", pshm_last_error());
@@ -983,7 +999,7 @@ int main(int argc, char **argv)
     CHK(pshm_am_register(ctx, handlers, PSHM_ARRAY_LEN(handlers)));
     uint64_t t_attach = bench_now_ns();
     CHK(pshm_attach(ctx, o.segsize));
-    uint64_t attach_ns = bench_now_ns() - t_attach;
+    uint64_t attach_ns = bench_now_ns() - t_attach, cpu_ns = bench_cpu_ns() - cpu0;
 
     /* Rank 0's segment holds the limits and the start-up records; without
      * shared memory (--disable-pshm) the modes that allow it go without. */
@@ -1007,7 +1023,7 @@ int main(int argc, char **argv)
         rc = bench_instr_child(ctx, o.instr_child, (_Atomic uint64_t *)((char *)mine.local_base + OFF_INSTR),
                                pf);
         if (rc != 0) pshm_abort(ctx, rc);
-    } else if (o.startup) run_startup(seg0, init_ns, attach_ns, t_init);
+    } else if (o.startup) run_startup(seg0, init_ns, attach_ns, cpu_ns, t_init);
     else if (o.poll_idle) run_poll_idle(seg0);
     else {
         pshm_seginfo_t sp;

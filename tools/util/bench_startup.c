@@ -23,6 +23,7 @@
 #include <string.h>
 #include <sys/ipc.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/shm.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -123,20 +124,35 @@ static int reserve_one(const char *dir, uint64_t bytes, int hugetlb)
     return e; /* fd stays open: the storage is freed at exit */
 }
 
+uint64_t bench_cpu_ns(void)
+{
+    struct rusage ru;
+    if (getrusage(RUSAGE_SELF, &ru) < 0) return 0;
+    return ((uint64_t)ru.ru_utime.tv_sec + (uint64_t)ru.ru_stime.tv_sec) * 1000000000ull +
+           ((uint64_t)ru.ru_utime.tv_usec + (uint64_t)ru.ru_stime.tv_usec) * 1000ull;
+}
+
+/* What a worker reports: its error, and the CPU time it took. */
+typedef struct worker_rep { int err; uint64_t cpu_ns; } worker_rep_t;
+
 static void worker(int w, int workers, const char *dir, int nobj, uint64_t bytes, int hugetlb,
                    int done, int go)
 {
-    int err = 0;
+    worker_rep_t rep = {0, 0};
     char c;
-    for (int i = w; i < nobj && err == 0; i += workers) err = reserve_one(dir, bytes, hugetlb);
-    if (write(done, &err, sizeof err) != (ssize_t)sizeof err) _exit(1);
+    uint64_t cpu0 = bench_cpu_ns();
+    for (int i = w; i < nobj && rep.err == 0; i += workers)
+        rep.err = reserve_one(dir, bytes, hugetlb);
+    rep.cpu_ns = bench_cpu_ns() - cpu0;
+    /* One write below PIPE_BUF: the reports of the workers never mix. */
+    if (write(done, &rep, sizeof rep) != (ssize_t)sizeof rep) _exit(1);
     /* Hold everything until the parent has stopped its clock. */
     while (read(go, &c, 1) < 0 && errno == EINTR) {}
     _exit(0);
 }
 
 int bench_reserve_floor(const char *dir, int nobj, uint64_t bytes, int workers, int hugetlb,
-                        uint64_t *ns, char *why, size_t whylen)
+                        uint64_t *ns, uint64_t *cpu_ns, char *why, size_t whylen)
 {
     int done[2], go[2], started = 0, failed = 0;
     pid_t *pid = calloc((size_t)workers, sizeof *pid);
@@ -163,11 +179,14 @@ int bench_reserve_floor(const char *dir, int nobj, uint64_t bytes, int workers, 
     }
     close(done[1]);
     close(go[0]);
+    *cpu_ns = 0;
     for (int i = 0; i < started; i++) {
-        int err = -1;
+        worker_rep_t rep;
         ssize_t r;
-        while ((r = read(done[0], &err, sizeof err)) < 0 && errno == EINTR) {}
-        if (r != (ssize_t)sizeof err) err = EIO; /* a worker died */
+        while ((r = read(done[0], &rep, sizeof rep)) < 0 && errno == EINTR) {}
+        if (r != (ssize_t)sizeof rep) rep.err = EIO; /* a worker died */
+        else *cpu_ns += rep.cpu_ns;
+        int err = rep.err;
         if (err != 0 && !failed) {
             failed = 1;
             snprintf(why, whylen, "reserving %d x %llu bytes%s%s: %s", nobj,

@@ -31,8 +31,12 @@ int bench_shmem_wait(uint64_t bytes, double timeout_s);
  * by `workers` processes at once, object i by worker i % workers. Times
  * from the first fork to the last object reserved; the objects are
  * nameless (O_TMPFILE or removed at once) and freed after the clock stops.
- * 0 and *ns, or -1 with the reason in `why`. */
+ * 0 and *ns, the workers' CPU time in *cpu_ns, or -1 with the reason in
+ * `why`. */
 int bench_reserve_floor(const char *dir, int nobj, uint64_t bytes, int workers, int hugetlb,
-                        uint64_t *ns, char *why, size_t whylen);
+                        uint64_t *ns, uint64_t *cpu_ns, char *why, size_t whylen);
+
+/* CPU time of this process so far (user and system), ns. */
+uint64_t bench_cpu_ns(void);
 
 #endif

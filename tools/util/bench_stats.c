@@ -83,6 +83,8 @@ static const char *title_of(const char *test)
                           "fallocate; sysv: shmget, MADV_POPULATE_WRITE), one process per usable "
                           "CPU; iters = processes"},
         {"limit-reserve-1cpu", "Floor: the same storage reserved by one process"},
+        {"limit-reserve-cpu", "Floor: CPU time of limit-reserve, its processes summed"},
+        {"startup-cpu", "CPU time of pshm_init and pshm_attach, every rank summed"},
         {"startup-first-msg", "from the start of pshm_init to rank 0's first Short round trip"},
         {"startup-launch", "from pshmrun's start to rank 0's first Short round trip (10 ms "
                            "resolution)"},
