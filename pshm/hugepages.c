@@ -7,8 +7,8 @@
  * segments goes to allocating and accounting 256 pages per MiB; with 2 MiB
  * pages it is one. Whether shared memory gets them is the system's choice:
  *   posix  the tmpfs mounted at /dev/shm, by its huge= option (always or
- *          within_size; "advise" would need a mapping, and the storage is
- *          reserved before one exists), or shmem_enabled "force"
+ *          within_size; advise: the segment is mapped, advised and its pages
+ *          faulted in instead of fallocate'd), or shmem_enabled "force"
  *   sysv   /sys/kernel/mm/transparent_hugepage/shmem_enabled: always,
  *          within_size, force, or advise (the segment is then advised before
  *          its pages are committed); else, when the hugetlb pool has free
@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #define SHMEM_ENABLED "/sys/kernel/mm/transparent_hugepage/shmem_enabled"
 
@@ -75,7 +76,7 @@ static int mount_of(const char *path, char *type, size_t tn, char *opts, size_t 
 }
 
 /* Whether the tmpfs holding `dir` allocates huge pages; else why not. */
-static bool tmpfs_huge(const char *dir, const char *shmem, char *why, size_t wn)
+static bool tmpfs_huge(const char *dir, const char *shmem, bool *advise, char *why, size_t wn)
 {
     char type[64] = "", opts[1024] = "";
 
@@ -87,8 +88,12 @@ static bool tmpfs_huge(const char *dir, const char *shmem, char *why, size_t wn)
         return true;
     if (strstr(opts, "huge=always") != NULL || strstr(opts, "huge=within_size") != NULL)
         return true;
-    snprintf(why, wn, "the tmpfs at %s is mounted without huge=always or huge=within_size "
-             "(options %s)", dir, opts);
+#ifdef MADV_POPULATE_WRITE
+    if (strstr(opts, "huge=advise") != NULL)
+        return *advise = true;
+#endif
+    snprintf(why, wn, "the tmpfs at %s is mounted without huge=always, huge=within_size or "
+             "huge=advise (options %s)", dir, opts);
     return false;
 }
 
@@ -139,9 +144,9 @@ int huge_decide(pshm_cfg_t *cfg)
     } else if (strcmp(shmem, "deny") == 0) {
         snprintf(why, sizeof why, "%s is [deny]", SHMEM_ENABLED);
     } else if (PSHM_BACKEND_POSIX) {
-        ok = tmpfs_huge("/dev/shm", shmem, why, sizeof why);
+        ok = tmpfs_huge("/dev/shm", shmem, &cfg->huge_advise, why, sizeof why);
     } else if (PSHM_BACKEND_FILE) {
-        ok = tmpfs_huge(cfg->tmpdir, shmem, why, sizeof why);
+        ok = tmpfs_huge(cfg->tmpdir, shmem, &cfg->huge_advise, why, sizeof why);
     } else {
         snprintf(why, sizeof why, "this library was built with --disable-pshm");
     }

@@ -68,7 +68,7 @@ int seg_be_create(seg_obj_t *o, const pshm_cfg_t *cfg, const char *name, size_t 
     }
     snprintf(o->ref.name, sizeof o->ref.name, "%s", name);
     seg_fd_created(o, fd);
-    if ((rc = seg_fd_setup(o, fd, shown, cfg->tmpdir, len, advice, hdr)) < 0) {
+    if ((rc = seg_fd_setup(o, fd, shown, cfg->tmpdir, len, advice, hdr, cfg->huge_advise)) < 0) {
         /* Name first: the guard may run until `named` is cleared below. */
         unlinkat(dfd, name, 0);
         close(fd);

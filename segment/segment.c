@@ -554,7 +554,7 @@ static int setup_hugetlbfs(seg_obj_t *o, int fd, const char *name, const char *d
 }
 
 int seg_fd_setup(seg_obj_t *o, int fd, const char *name, const char *dir, size_t len,
-                 const char *advice, const seg_meta_t *hdr)
+                 const char *advice, const seg_meta_t *hdr, bool huge_advise)
 {
     uint64_t avail = 0;
     int rc = 0;
@@ -571,6 +571,12 @@ int seg_fd_setup(seg_obj_t *o, int fd, const char *name, const char *dir, size_t
     pshm_err_clear();
 
     bool reserved = false;
+#if PSHM_HAVE_POSIX_FALLOCATE && defined(MADV_POPULATE_WRITE)
+    /* A tmpfs mounted huge=advise gives huge pages to advised mappings
+     * only, and fallocate has none: advise, then fault every page in. */
+    if (!huge_advise)
+#endif
+    {
 #if PSHM_HAVE_POSIX_FALLOCATE
     /* Allocates every block now so that a full file system is ENOSPC here and
      * never a SIGBUS on first touch. Returns the error, not -1/errno. */
@@ -580,10 +586,13 @@ int seg_fd_setup(seg_obj_t *o, int fd, const char *name, const char *dir, size_t
         return reserve_err(-rc, name, dir, len, avail, advice);
     reserved = rc == 0;
 #endif
+    }
     /* No fallocate here: size the object, then fault every page in below. */
     if (!reserved && ftruncate(fd, (off_t)len) < 0)
         return reserve_err(-errno, name, dir, len, avail, advice);
     if ((rc = map_fd(o, fd, len, name)) < 0) return rc;
+    if (huge_advise)
+        (void)madvise(o->addr, len, MADV_HUGEPAGE); /* a refusal only costs speed */
 #ifdef MADV_POPULATE_WRITE
     /* Populating turns a short store into an error now (EFAULT where a touch
      * would have been SIGBUS); EINVAL: kernel older than 5.14, nothing to do. */

@@ -110,12 +110,14 @@ static int checks(bool offered, const char *where)
     return 0;
 }
 
-/* Mounts a fresh tmpfs at dir in this process's own mount namespace. */
-static int mount_tmpfs(const char *dir, bool huge)
+/* Mounts a fresh tmpfs at dir in this process's own mount namespace, with
+ * `huge` (a huge= option) or without. */
+static int mount_tmpfs(const char *dir, const char *huge)
 {
+    char opts[128];
     umount2(dir, MNT_DETACH); /* the previous one of this test, if any */
-    return mount("pshmtest", dir, "tmpfs", 0, huge ? "huge=within_size,size=256m,mode=1777"
-                                                   : "size=256m,mode=1777");
+    snprintf(opts, sizeof opts, "%s%ssize=256m,mode=1777", huge ? huge : "", huge ? "," : "");
+    return mount("pshmtest", dir, "tmpfs", 0, opts);
 }
 
 /* SysV with shmem_enabled never: the hugetlb pool has some free pages but
@@ -160,6 +162,35 @@ static int sysv_or_none(void)
         offered = true;
     }
     return checks(offered, PSHM_BACKEND_NONE ? "none backend" : mode) ? T_FAIL : T_PASS;
+}
+
+static int dir_entries(const char *dir);
+
+/* A huge=advise tmpfs of 16 MiB: a 32 MiB segment fails to reserve with
+ * ENOSPC at creation (never a SIGBUS at first touch), leaving nothing. */
+static int reserve_short(const char *dir)
+{
+    pshm_cfg_t cfg;
+    seg_obj_t o;
+    char tag[32];
+
+    umount2(dir, MNT_DETACH);
+    CHECK(mount("pshmtest", dir, "tmpfs", 0, "huge=advise,size=16m,mode=1777") == 0);
+    setenv("PSHM_HUGEPAGES", "yes", 1);
+    CHECK_OK(env_load(&cfg));
+    CHECK_OK(huge_decide(&cfg));
+    unsetenv("PSHM_HUGEPAGES");
+    CHECK(cfg.huge_use && cfg.huge_advise);
+    snprintf(tag, sizeof tag, "th%d", (int)getpid());
+    int rc = seg_create(&o, &cfg, tag, SEG_KIND_SEGMENT, 0, 0, 1, SEG);
+    if (rc != -ENOSPC || !strstr(pshm_last_error(), "only") || dir_entries(dir) != 0) {
+        printf("FAIL huge=advise size=16m: a 32 MiB segment: want ENOSPC saying what is free "
+               "and nothing left, got %d (%s), %d files\n", rc, pshm_last_error(),
+               dir_entries(dir));
+        return 1;
+    }
+    printf("ok huge=advise size=16m: %s\n", pshm_last_error());
+    return 0;
 }
 
 /* Entries of dir other than . and .. */
@@ -253,13 +284,17 @@ int main(void)
         setenv("GASNET_TMPDIR", dir, 1);
     }
     int fails = 0;
-    CHECK(mount_tmpfs(dir, false) == 0);
+    CHECK(mount_tmpfs(dir, NULL) == 0);
     fails += checks(false, "tmpfs without huge=");
-    if (mount_tmpfs(dir, true) != 0) {
+    if (mount_tmpfs(dir, "huge=within_size") != 0) {
         printf("skip: this kernel mounts no tmpfs with huge=within_size (%s)\n", strerror(errno));
         return fails ? T_FAIL : T_SKIP;
     }
     fails += checks(true, "tmpfs with huge=within_size");
+    /* advise: only an advised mapping gets them, and pshm advises its own. */
+    CHECK(mount_tmpfs(dir, "huge=advise") == 0);
+    fails += checks(true, "tmpfs with huge=advise");
+    fails += reserve_short(dir);
     if (PSHM_BACKEND_FILE)
         fails += hugetlbfs_checks(dir);
     umount2(dir, MNT_DETACH);
