@@ -324,6 +324,13 @@ int seg_max_size_room(const pshm_cfg_t *cfg, int node_size, int host_size, uint6
      * reserve: the supernode's segments and region (assumed in one cgroup). */
     each[LIM_MEM] = share(room->mem, reserved, node_size);
     each[LIM_STORE] = share(room->store, reserved, node_size);
+    /* A hugetlbfs sizes every object in whole huge pages: the region's and
+     * each segment's rounding come out of the store too. */
+    uint64_t huge = PSHM_BACKEND_FILE ? seg_hugetlbfs_dir(cfg->tmpdir) : 0;
+    if (huge != 0 && room->store != UINT64_MAX) {
+        uint64_t e = share(room->store, PSHM_ALIGN_UP(reserved, huge), node_size) + SEG_HDR_SIZE;
+        each[LIM_STORE] = e >= huge ? e - e % huge - SEG_HDR_SIZE : 0;
+    }
 
     if (reserved > room->obj_max) {
         lim_why(LIM_OBJ, cfg, room, as, each[LIM_ENV], w, sizeof w);

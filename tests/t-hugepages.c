@@ -55,7 +55,7 @@ static long pmd_kb(void)
 
 /* One job of one process with PSHM_HUGEPAGES=value: 0 and the huge kB of
  * the touched segment after attach, or the attach's error. */
-static int attach_with(const char *value, long *huge_kb, char *msg, size_t mn)
+static int attach_size(const char *value, size_t size, long *huge_kb, char *msg, size_t mn)
 {
     pshm_ctx_t *ctx;
     pshm_seginfo_t si;
@@ -63,7 +63,7 @@ static int attach_with(const char *value, long *huge_kb, char *msg, size_t mn)
 
     setenv("PSHM_HUGEPAGES", value, 1);
     CHECK_OK(pshm_init(&ctx, NULL));
-    rc = pshm_attach(ctx, SEG);
+    rc = pshm_attach(ctx, size);
     snprintf(msg, mn, "%s", pshm_last_error());
     if (rc == 0) {
         CHECK_OK(pshm_segment_info(ctx, 0, &si));
@@ -75,6 +75,11 @@ static int attach_with(const char *value, long *huge_kb, char *msg, size_t mn)
     CHECK_OK(pshm_finalize(ctx));
     unsetenv("PSHM_HUGEPAGES");
     return rc;
+}
+
+static int attach_with(const char *value, long *huge_kb, char *msg, size_t mn)
+{
+    return attach_size(value, SEG, huge_kb, msg, mn);
 }
 
 static int checks(bool offered, const char *where)
@@ -212,7 +217,7 @@ static int hugetlbfs_checks(const char *dir)
     int rc;
 
     umount2(dir, MNT_DETACH);
-    if (mount("pshmtest", dir, "hugetlbfs", 0, "size=4M,mode=1777") != 0) {
+    if (mount("pshmtest", dir, "hugetlbfs", 0, "size=8M,mode=1777") != 0) {
         printf("skip hugetlbfs: this kernel mounts none (%s)\n", strerror(errno));
         return 0;
     }
@@ -225,14 +230,14 @@ static int hugetlbfs_checks(const char *dir)
         return 1;
     }
     printf("ok hugetlbfs: no is refused: %s\n", msg);
-    /* size=4M: a 32 MiB segment cannot fit, whatever the pool holds. */
+    /* size=8M: a 32 MiB segment cannot fit, whatever the pool holds. */
     rc = attach_with("yes", &kb, msg, sizeof msg);
     if (rc != -ENOSPC || !strstr(msg, "vm.nr_hugepages") || dir_entries(dir) != 0) {
-        printf("FAIL hugetlbfs size=4M: want ENOSPC naming vm.nr_hugepages and nothing left, "
+        printf("FAIL hugetlbfs size=8M: want ENOSPC naming vm.nr_hugepages and nothing left, "
                "got %d (%s), %d files\n", rc, msg, dir_entries(dir));
         return 1;
     }
-    printf("ok hugetlbfs size=4M: %s\n", msg);
+    printf("ok hugetlbfs size=8M: %s\n", msg);
     umount2(dir, MNT_DETACH);
     CHECK(mount("pshmtest", dir, "hugetlbfs", 0, "mode=1777") == 0);
     uint64_t pool = seg_hugetlb_free(page);
@@ -245,6 +250,15 @@ static int hugetlbfs_checks(const char *dir)
         }
         printf("ok hugetlbfs, %llu pages free: the segment is %ld kB of them\n",
                (unsigned long long)(pool / page), kb);
+        /* The largest size offered fits once each object is rounded up to
+         * whole huge pages. */
+        rc = attach_size("auto", PSHM_SEGSIZE_MAX, &kb, msg, sizeof msg);
+        if (rc != 0 || dir_entries(dir) != 0) {
+            printf("FAIL hugetlbfs: PSHM_SEGSIZE_MAX: rc %d (%s), %d files left\n", rc, msg,
+                   dir_entries(dir));
+            return 1;
+        }
+        printf("ok hugetlbfs: PSHM_SEGSIZE_MAX fits the pool (%ld kB mapped)\n", kb);
     } else if (rc != -ENOSPC || !strstr(msg, "vm.nr_hugepages")) {
         printf("FAIL hugetlbfs, %llu pages free: want ENOSPC naming vm.nr_hugepages, got %d "
                "(%s)\n", (unsigned long long)(pool / page), rc, msg);
