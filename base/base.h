@@ -73,6 +73,8 @@ typedef struct pshm_cfg {
     uint64_t synergy_chunk;      /* PSHM_SYNERGY_CHUNK */
     bool huge_use;               /* set by huge_decide: huge pages are offered and asked for */
     bool huge_advise;            /* ... and a mapping must be advised (SysV, "advise") */
+    uint64_t huge_tlb;           /* ... from the hugetlb pool, pages of this size (SysV:
+                                    SHM_HUGETLB; file: GASNET_TMPDIR is a hugetlbfs); 0: not */
 } pshm_cfg_t;
 
 /* Defaults and bounds, shared by env.c, the AM network and pshm-info. */
@@ -99,8 +101,9 @@ int env_load(pshm_cfg_t *cfg);
  * stops at fn's first non-zero return and returns it. */
 int env_unknown_each(int (*fn)(const char *name, const char *suggest, void *arg), void *arg);
 /* PSHM_HUGEPAGES against what the system offers the backend (hugepages.c):
- * sets huge_use and huge_advise; -EOPNOTSUPP (message set) for "yes" when
- * huge pages are not offered. */
+ * sets huge_use, huge_advise and huge_tlb; -EOPNOTSUPP (message set) for
+ * "yes" when huge pages are not offered, -EINVAL for "no" when GASNET_TMPDIR
+ * is a hugetlbfs (the file backend gets nothing else there). */
 int huge_decide(pshm_cfg_t *cfg);
 
 /*
@@ -132,6 +135,18 @@ int cgroup_mem_room(uint64_t *room, uint64_t *limit, char *where, size_t n);
 
 /* Physical memory in bytes (0 if unknown). */
 uint64_t sys_phys_mem(void);
+/* The number a /proc or /sys file starts with, 0 if it cannot be read. */
+uint64_t sys_read_u64(const char *path);
+/* Page size of the hugetlbfs holding the file behind fd (fstatfs), or 0 if
+ * it is on another file system. */
+uint64_t sys_hugetlbfs_fd(int fd);
+/* The same for a directory (statfs), 0 if not a hugetlbfs. */
+uint64_t sys_hugetlbfs_dir(const char *dir);
+/* Bytes the hugetlb pool of pages of `page` bytes can still give (free and
+ * not reserved; /sys/kernel/mm/hugepages), 0 if none or unknown. */
+uint64_t sys_hugetlb_free(uint64_t page);
+/* Default huge page size (Hugepagesize of /proc/meminfo), 0 if none. */
+uint64_t sys_hugetlb_default(void);
 
 /* ------------------------------------------------------------------ job tags */
 

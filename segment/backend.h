@@ -25,11 +25,12 @@ void seg_meta_put(void *dst, const seg_meta_t *hdr, const char *name);
 /*
  * Objects behind a file descriptor (posix, file). `fd` was just created
  * exclusively at `name` in `dir`: sets mode 0600, writes the header page
- * (magic last), then reserves `len` bytes and maps it. On failure the caller
- * unlinks the name and closes fd.
+ * (magic last), then reserves `len` bytes and maps it (`huge_advise`: the
+ * mapping is advised MADV_HUGEPAGE and its pages faulted in, instead of
+ * fallocate). On failure the caller unlinks the name and closes fd.
  */
 int seg_fd_setup(seg_obj_t *o, int fd, const char *name, const char *dir, size_t len,
-                 const char *advice, const seg_meta_t *hdr);
+                 const char *advice, const seg_meta_t *hdr, bool huge_advise);
 /* fd was opened (O_NOFOLLOW|O_NONBLOCK) at a peer's name: checks that it is a
  * regular file of ref->len bytes owned by this uid, then maps it. Closes fd. */
 int seg_fd_map_peer(seg_obj_t *o, int fd, const seg_ref_t *ref, const char *shown);

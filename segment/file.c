@@ -12,14 +12,20 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 const char seg_be_name[] = "file";
 
 const char *seg_be_store_advice(const pshm_cfg_t *cfg, char *buf, size_t n)
 {
-    snprintf(buf, n, "free space in GASNET_TMPDIR (%s), or set it to a larger file system",
-             cfg->tmpdir);
+    if (sys_hugetlbfs_dir(cfg->tmpdir) != 0)
+        snprintf(buf, n, "GASNET_TMPDIR (%s) is a hugetlbfs: free huge pages in the pool "
+                 "(sysctl -w vm.nr_hugepages=<pages>), or set GASNET_TMPDIR to a tmpfs",
+                 cfg->tmpdir);
+    else
+        snprintf(buf, n, "free space in GASNET_TMPDIR (%s), or set it to a larger file system",
+                 cfg->tmpdir);
     return buf;
 }
 
@@ -62,7 +68,7 @@ int seg_be_create(seg_obj_t *o, const pshm_cfg_t *cfg, const char *name, size_t 
     }
     snprintf(o->ref.name, sizeof o->ref.name, "%s", name);
     seg_fd_created(o, fd);
-    if ((rc = seg_fd_setup(o, fd, shown, cfg->tmpdir, len, advice, hdr)) < 0) {
+    if ((rc = seg_fd_setup(o, fd, shown, cfg->tmpdir, len, advice, hdr, cfg->huge_advise)) < 0) {
         /* Name first: the guard may run until `named` is cleared below. */
         unlinkat(dfd, name, 0);
         close(fd);
@@ -106,7 +112,18 @@ void seg_be_release(seg_obj_t *o, const pshm_cfg_t *cfg) { seg_fd_release(o, cfg
 
 int seg_be_avail(const pshm_cfg_t *cfg, uint64_t *bytes)
 {
-    return seg_fs_avail(cfg->tmpdir, bytes);
+    uint64_t huge = sys_hugetlbfs_dir(cfg->tmpdir);
+    struct statvfs sv;
+
+    if (huge == 0)
+        return seg_fs_avail(cfg->tmpdir, bytes);
+    /* A hugetlbfs holds what the pool has free; its size= (f_blocks, 0 when
+     * unset) may bound it further. */
+    *bytes = sys_hugetlb_free(huge);
+    if (statvfs(cfg->tmpdir, &sv) == 0 && sv.f_blocks != 0 &&
+        (uint64_t)sv.f_bavail * sv.f_frsize < *bytes)
+        *bytes = (uint64_t)sv.f_bavail * sv.f_frsize;
+    return 0;
 }
 
 uint64_t seg_be_obj_max(const pshm_cfg_t *cfg)

@@ -34,7 +34,6 @@ int seg_be_create(seg_obj_t *o, const pshm_cfg_t *cfg, const char *name, size_t 
 {
     char pname[SEG_NAME_MAX];
     int fd, rc;
-    (void)cfg;
 
     if (snprintf(pname, sizeof pname, "/%s", name[0] == '/' ? name + 1 : name) >=
         (int)sizeof pname)
@@ -54,7 +53,7 @@ int seg_be_create(seg_obj_t *o, const pshm_cfg_t *cfg, const char *name, size_t 
     }
     memcpy(o->ref.name, pname, sizeof pname);
     seg_fd_created(o, fd);
-    if ((rc = seg_fd_setup(o, fd, pname, SHM_DIR, len, advice, hdr)) < 0) {
+    if ((rc = seg_fd_setup(o, fd, pname, SHM_DIR, len, advice, hdr, cfg->huge_advise)) < 0) {
         /* Name first: the guard may run until `named` is cleared below. */
         shm_unlink(pname);
         close(fd);

@@ -13,6 +13,7 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/statvfs.h>
 #include <sys/sysmacros.h>
 #include <time.h>
@@ -136,7 +137,8 @@ int seg_check_mapped(const seg_obj_t *o, const char *tag, int kind, uint64_t wan
         return pshm_err(-EINVAL, "%.*s is mapped with %s but its creator recorded %s",
                         SEG_NAME_MAX, o->ref.name, pshm_fmt_size(a, sizeof a, o->len),
                         pshm_fmt_size(b, sizeof b, m->len));
-    if (want_len != 0 && o->len != want_len)
+    /* A hugetlbfs file is sized in whole huge pages: the tail is unused. */
+    if (want_len != 0 && o->len != (o->huge ? PSHM_ALIGN_UP(want_len, o->huge) : want_len))
         return pshm_err(-EINVAL, "%.*s holds %s where this process expects %s: the ranks "
                         "size it differently", SEG_NAME_MAX, o->ref.name,
                         pshm_fmt_size(a, sizeof a, o->len),
@@ -264,6 +266,13 @@ int seg_max_size_room(const pshm_cfg_t *cfg, int node_size, int host_size, uint6
      * reserve: the supernode's segments and region (assumed in one cgroup). */
     each[LIM_MEM] = share(room->mem, reserved, node_size);
     each[LIM_STORE] = share(room->store, reserved, node_size);
+    /* A hugetlbfs sizes every object in whole huge pages: the region's and
+     * each segment's rounding come out of the store too. */
+    uint64_t huge = PSHM_BACKEND_FILE ? sys_hugetlbfs_dir(cfg->tmpdir) : 0;
+    if (huge != 0 && room->store != UINT64_MAX) {
+        uint64_t e = share(room->store, PSHM_ALIGN_UP(reserved, huge), node_size) + SEG_HDR_SIZE;
+        each[LIM_STORE] = e >= huge ? e - e % huge - SEG_HDR_SIZE : 0;
+    }
 
     if (reserved > room->obj_max) {
         lim_why(LIM_OBJ, cfg, room, as, each[LIM_ENV], w, sizeof w);
@@ -360,8 +369,60 @@ static int write_header_fd(int fd, const char *name, const char *dir, const seg_
     return 0;
 }
 
+/*
+ * A file on a hugetlbfs (GASNET_TMPDIR there): sized in whole huge pages,
+ * and written through its mapping only (it takes no write()). Mapping it
+ * shared reserves every page in the pool, so a short pool is ENOSPC here
+ * and never a SIGBUS later; the pages are zeroed at first touch. The
+ * reservation is one count, taken at once: the header follows it (a
+ * creator killed in between leaves a header-less file, which pshm-cleanup
+ * removes once nobody holds it).
+ */
+static int setup_hugetlbfs(seg_obj_t *o, int fd, const char *name, const char *dir, size_t len,
+                           uint64_t huge, const seg_meta_t *hdr)
+{
+    char a[32], b[32], c[32];
+    seg_meta_t m = *hdr;
+
+    if (hdr->kind == SEG_KIND_RANGE)
+        return pshm_err(-EOPNOTSUPP, "cannot share a range through %s: GASNET_TMPDIR (%s) is a "
+                        "hugetlbfs, whose mappings cannot be moved over a range of 4 KiB pages; "
+                        "set GASNET_TMPDIR to a tmpfs for pshm_attach_range", name, dir);
+    if (len > SIZE_MAX - huge)
+        return pshm_err(-ENOMEM, "%s of %s cannot be mapped in this address space", name,
+                        pshm_fmt_size(a, sizeof a, len));
+    len = PSHM_ALIGN_UP(len, huge);
+    m.len = len; /* what peers map and check */
+    uint64_t avail = sys_hugetlb_free(huge);
+    void *p = MAP_FAILED;
+    if (ftruncate(fd, (off_t)len) == 0)
+        p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (p == MAP_FAILED) {
+        int e = errno;
+        pshm_fmt_size(a, sizeof a, len);
+        pshm_fmt_size(b, sizeof b, huge);
+        pshm_fmt_size(c, sizeof c, avail);
+        if (e == ENOMEM || e == ENOSPC)
+            return pshm_err(-ENOSPC, "cannot reserve %s of %s huge pages for %s in the "
+                            "hugetlbfs %s: the pool has %s free (or the mount's size= is "
+                            "smaller); raise vm.nr_hugepages (sysctl -w vm.nr_hugepages=<pages>), "
+                            "or set GASNET_TMPDIR to a tmpfs", a, b, name, dir, c);
+        return pshm_err(-e, "cannot size and map %s of %s in the hugetlbfs %s: %s", name, a, dir,
+                        strerror(e));
+    }
+    seg_meta_put(p, &m, o->ref.name);
+    o->addr = p;
+    o->len = len;
+    o->huge = huge;
+    o->fd = fd;
+    o->ref.len = len;
+    o->owner = true;
+    o->named = true;
+    return 0;
+}
+
 int seg_fd_setup(seg_obj_t *o, int fd, const char *name, const char *dir, size_t len,
-                 const char *advice, const seg_meta_t *hdr)
+                 const char *advice, const seg_meta_t *hdr, bool huge_advise)
 {
     uint64_t avail = 0;
     int rc = 0;
@@ -370,11 +431,20 @@ int seg_fd_setup(seg_obj_t *o, int fd, const char *name, const char *dir, size_t
      * exactly so that the creator can always reopen it (and nobody else). */
     if (fchmod(fd, 0600) < 0)
         return pshm_err(-errno, "cannot set mode 0600 on %s: %s", name, strerror(errno));
+    uint64_t huge = sys_hugetlbfs_fd(fd);
+    if (huge != 0)
+        return setup_hugetlbfs(o, fd, name, dir, len, huge, hdr);
     if ((rc = write_header_fd(fd, name, dir, hdr, o->ref.name)) < 0) return rc;
     (void)seg_fs_avail(dir, &avail);  /* for the message: before we take any */
     pshm_err_clear();
 
     bool reserved = false;
+#if PSHM_HAVE_POSIX_FALLOCATE && defined(MADV_POPULATE_WRITE)
+    /* A tmpfs mounted huge=advise gives huge pages to advised mappings
+     * only, and fallocate has none: advise, then fault every page in. */
+    if (!huge_advise)
+#endif
+    {
 #if PSHM_HAVE_POSIX_FALLOCATE
     /* Allocates every block now so that a full file system is ENOSPC here and
      * never a SIGBUS on first touch. Returns the error, not -1/errno. */
@@ -384,10 +454,13 @@ int seg_fd_setup(seg_obj_t *o, int fd, const char *name, const char *dir, size_t
         return reserve_err(-rc, name, dir, len, avail, advice);
     reserved = rc == 0;
 #endif
+    }
     /* No fallocate here: size the object, then fault every page in below. */
     if (!reserved && ftruncate(fd, (off_t)len) < 0)
         return reserve_err(-errno, name, dir, len, avail, advice);
     if ((rc = map_fd(o, fd, len, name)) < 0) return rc;
+    if (huge_advise)
+        (void)madvise(o->addr, len, MADV_HUGEPAGE); /* a refusal only costs speed */
 #ifdef MADV_POPULATE_WRITE
     /* Populating turns a short store into an error now (EFAULT where a touch
      * would have been SIGBUS); EINVAL: kernel older than 5.14, nothing to do. */
@@ -428,8 +501,10 @@ int seg_fd_map_peer(seg_obj_t *o, int fd, const seg_ref_t *ref, const char *show
     /* Opened O_NONBLOCK so that a FIFO could not hang the open; not needed now. */
     else if ((fl = fcntl(fd, F_GETFL)) < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0)
         rc = pshm_err(-errno, "cannot clear O_NONBLOCK on %s: %s", shown, strerror(errno));
-    else if ((rc = map_fd(o, fd, ref->len, shown)) == 0)
+    else if ((rc = map_fd(o, fd, ref->len, shown)) == 0) {
         o->ref = *ref;
+        o->huge = sys_hugetlbfs_fd(fd);
+    }
     close(fd);
     return rc;
 }

@@ -68,6 +68,7 @@ typedef struct seg_obj {
     int fd;         /* open while named (posix/file), else -1 */
     bool owner;     /* created here: this process removes the name */
     bool named;     /* the name still exists in the system */
+    uint64_t huge;  /* hugetlbfs file: its page size, to which len is rounded; else 0 */
 } seg_obj_t;
 
 /* ---- backend: one of posix.c, sysv.c, file.c, none.c ---- */
@@ -107,6 +108,7 @@ uint64_t seg_be_obj_max(const struct pshm_cfg *cfg);
 int seg_be_remove_tag(const struct pshm_cfg *cfg, const char *tag, uint32_t nranks);
 
 /* ---- common (segment.c) ---- */
+
 
 /* Checks a peer's object just mapped: its header is written for job `tag`
  * and kind, records the length that was mapped, and that length is

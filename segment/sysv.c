@@ -17,24 +17,13 @@
 
 const char seg_be_name[] = "sysv";
 
-static uint64_t read_u64(const char *path)
-{
-    unsigned long long v = 0;
-    FILE *f = fopen(path, "re");
-    if (f) {
-        if (fscanf(f, "%llu", &v) != 1) v = 0;
-        fclose(f);
-    }
-    return v;
-}
-
 /* The store is what kernel.shmall (pages, for all segments) leaves. */
 const char *seg_be_store_advice(const pshm_cfg_t *cfg, char *buf, size_t n)
 {
     (void)cfg;
     snprintf(buf, n, "that is what kernel.shmall=%llu pages leaves; raise it (sysctl -w "
              "kernel.shmall=<pages>), or remove stale segments (ipcs -m)",
-             (unsigned long long)read_u64("/proc/sys/kernel/shmall"));
+             (unsigned long long)sys_read_u64("/proc/sys/kernel/shmall"));
     return buf;
 }
 
@@ -71,9 +60,9 @@ static int create_err(int e, const char *shown, uint32_t shown_key, size_t len)
 {
     char a[32], b[32];
     uint64_t segs, pages, pg = (uint64_t)sysconf(_SC_PAGESIZE);
-    uint64_t shmmax = read_u64("/proc/sys/kernel/shmmax");
-    uint64_t shmall = read_u64("/proc/sys/kernel/shmall");
-    uint64_t shmmni = read_u64("/proc/sys/kernel/shmmni");
+    uint64_t shmmax = sys_read_u64("/proc/sys/kernel/shmmax");
+    uint64_t shmall = sys_read_u64("/proc/sys/kernel/shmall");
+    uint64_t shmmni = sys_read_u64("/proc/sys/kernel/shmmni");
     pshm_fmt_size(a, sizeof a, len);
     sysv_usage(&segs, &pages);
     if (e == EEXIST) return seg_exists_err("SysV segment", shown, sysv_owner(shown_key));
@@ -97,6 +86,25 @@ static int create_err(int e, const char *shown, uint32_t shown_key, size_t len)
     return pshm_err(-e, "cannot create SysV segment %s of %s: %s", shown, a, strerror(e));
 }
 
+/* shmget with SHM_HUGETLB failed: the pool, or the right to use it. */
+static int hugetlb_err(int e, const char *shown, uint32_t key, size_t len, uint64_t page)
+{
+    char a[32], b[32], c[32];
+    pshm_fmt_size(a, sizeof a, len);
+    pshm_fmt_size(b, sizeof b, page);
+    if (e == ENOMEM)
+        return pshm_err(-ENOSPC, "cannot reserve %s of %s huge pages for SysV segment %s: the "
+                        "hugetlb pool has %s free; raise vm.nr_hugepages (sysctl -w "
+                        "vm.nr_hugepages=<pages>), or set PSHM_HUGEPAGES=auto (4 KiB pages when "
+                        "the pool runs short)", a, b, shown,
+                        pshm_fmt_size(c, sizeof c, sys_hugetlb_free(page)));
+    if (e == EPERM)
+        return pshm_err(-EPERM, "not allowed to create SysV segment %s of %s from the hugetlb "
+                        "pool: it needs CAP_IPC_LOCK or the group of vm.hugetlb_shm_group; or "
+                        "set PSHM_HUGEPAGES=auto or no", shown, a);
+    return create_err(e, shown, key, len);
+}
+
 int seg_be_create(seg_obj_t *o, const pshm_cfg_t *cfg, const char *name, size_t len,
                   const seg_meta_t *hdr)
 {
@@ -107,7 +115,15 @@ int seg_be_create(seg_obj_t *o, const pshm_cfg_t *cfg, const char *name, size_t 
     void *p;
 
     snprintf(shown, sizeof shown, "%s (key 0x%08x)", name, key);
-    int id = shmget((key_t)key, len, IPC_CREAT | IPC_EXCL | 0600);
+    /* From the hugetlb pool (PSHM_HUGEPAGES, hugepages.c): shmget reserves
+     * every page there at once. Not for ranges, moved over 4 KiB pages. */
+    bool tlb = cfg->huge_tlb != 0 && hdr->kind != SEG_KIND_RANGE;
+    int id = shmget((key_t)key, len, IPC_CREAT | IPC_EXCL | 0600 | (tlb ? SHM_HUGETLB : 0));
+    if (id < 0 && tlb && (errno == ENOMEM || errno == EPERM) && cfg->hugepages == HUGE_AUTO) {
+        tlb = false; /* "auto": the pool ran short, 4 KiB pages then */
+        id = shmget((key_t)key, len, IPC_CREAT | IPC_EXCL | 0600);
+    }
+    if (id < 0 && tlb) return hugetlb_err(errno, shown, key, len, cfg->huge_tlb);
     if (id < 0) return create_err(errno, shown, key, len);
     /* Ours and named from now on: the signal guard removes it. */
     o->ref.shmid = id;
@@ -136,8 +152,9 @@ int seg_be_create(seg_obj_t *o, const pshm_cfg_t *cfg, const char *name, size_t 
         (void)madvise(p, len, MADV_HUGEPAGE);
 #ifdef MADV_POPULATE_WRITE
     /* Commits every page now: a memory limit is an error here, not a fault
-     * later. EINVAL: kernel older than 5.14, nothing to do. */
-    if (madvise(p, len, MADV_POPULATE_WRITE) < 0 && errno != EINVAL) {
+     * later. EINVAL: kernel older than 5.14, nothing to do. A hugetlb
+     * segment's pages are reserved already. */
+    if (!tlb && madvise(p, len, MADV_POPULATE_WRITE) < 0 && errno != EINVAL) {
         char b[32];
         uint64_t avail = 0;
         (void)seg_be_avail(cfg, &avail);
@@ -229,7 +246,7 @@ void seg_be_release(seg_obj_t *o, const pshm_cfg_t *cfg)
 int seg_be_avail(const pshm_cfg_t *cfg, uint64_t *bytes)
 {
     uint64_t segs, pages, pg = (uint64_t)sysconf(_SC_PAGESIZE);
-    uint64_t shmall = read_u64("/proc/sys/kernel/shmall");
+    uint64_t shmall = sys_read_u64("/proc/sys/kernel/shmall");
     uint64_t phys = sys_phys_mem(), room;
     (void)cfg;
     sysv_usage(&segs, &pages);
@@ -242,7 +259,7 @@ int seg_be_avail(const pshm_cfg_t *cfg, uint64_t *bytes)
 
 uint64_t seg_be_obj_max(const pshm_cfg_t *cfg)
 {
-    uint64_t shmmax = read_u64("/proc/sys/kernel/shmmax");
+    uint64_t shmmax = sys_read_u64("/proc/sys/kernel/shmmax");
     (void)cfg;
     /* kernel.shmmax bounds each segment; shmall (seg_be_avail) their sum. */
     return shmmax ? shmmax : UINT64_MAX;

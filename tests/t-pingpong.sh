@@ -154,10 +154,18 @@ if run 0 "$T/poll" -- "$R" -n 4 "$P" --poll-idle --quick --csv; then
 fi
 if run 0 "$T/start" -- "$R" -n 3 "$P" --startup --csv; then
     want="startup-init startup-attach startup-finalize"
-    [ $nopshm = 1 ] || want="$want startup-first-msg"
+    # The floor: the same storage reserved by bare system calls, set
+    # against the time to the first message (from pshm_init, from pshmrun).
+    [ $nopshm = 1 ] || want="$want startup-first-msg startup-launch startup-cpu limit-reserve limit-reserve-cpu"
     for t in $want; do
         grep -q "^$t,,3,[0-9.e+-]*," "$T/start" || bad "--startup printed no $t record"
     done
+    for t in startup-first-msg:limit-reserve startup-launch:limit-reserve startup-cpu:limit-reserve-cpu; do
+        [ $nopshm = 1 ] || grep -q "^${t%%:*},.*,${t#*:},,[0-9.e+-]*,lower," "$T/start" ||
+            bad "--startup: ${t%%:*} is not set against ${t#*:}: $(grep "^${t%%:*}," "$T/start")"
+    done
+    [ $nopshm = 1 ] || [ "$(nproc)" = 1 ] || grep -q "^limit-reserve-1cpu,,3,[0-9.e+-]*," "$T/start" ||
+        bad "--startup printed no one-CPU floor with $(nproc) CPUs"
     [ $have_py = 1 ] && { check_schema "$T/start" csv >/dev/null || bad "--startup CSV schema"; }
 fi
 if run 0 "$T/startt" -- "$R" -n 2 "$P" --startup; then

@@ -35,6 +35,7 @@
 #include "tools/util/bench_limits.h"
 #include "tools/util/bench_opts.h"
 #include "tools/util/bench_plot.h"
+#include "tools/util/bench_startup.h"
 #include "tools/util/bench_stats.h"
 #include "tools/util/bench_sys.h"
 #include "tools/util/bench_verify.h"
@@ -800,18 +801,31 @@ static void run_poll_idle(void *seg0)
 
 /* ------------------------------------------------------------ --startup */
 
-typedef struct startup_rec { uint64_t init_ns, attach_ns; } startup_rec_t;
+typedef struct startup_rec { uint64_t init_ns, attach_ns, cpu_ns; } startup_rec_t;
 
-static void run_startup(void *seg0, uint64_t init_ns, uint64_t attach_ns, uint64_t t_init)
+/* Rank 0's figures, kept until the floor is measured after finalize. */
+static struct {
+    uint64_t *init_ns, *attach_ns; /* every rank's, or rank 0's alone (nrec 1) */
+    uint64_t cpu_ns;               /* CPU time of init and attach, all ranks */
+    int nrec, first;               /* first: the first round trip was timed */
+    uint64_t first_ns;             /* pshm_init's start to the first round trip */
+    uint64_t launch_ns;            /* pshmrun's start to the same; 0: not known */
+    uint64_t shmem_attached;       /* Shmem with the job attached (bench_shmem_bytes) */
+    uint64_t seg_page;             /* page size of the segments' mapping (bench_page_of) */
+} su;
+
+static void run_startup(void *seg0, uint64_t init_ns, uint64_t attach_ns, uint64_t cpu_ns,
+                        uint64_t t_init)
 {
-    uint64_t first_ns = 0;
-    int shared = seg0 != NULL, nrec = shared ? g.size : 1;
+    int shared = seg0 != NULL;
     if (g.p.me == 0 && g.size > 1 && shared) {
         CHK(pshm_am_request_short(g.p.ctx, 1, H_PING_SHORT, 0, 0, NULL));
         wait_count(&g.pongs, 1);
-        first_ns = bench_now_ns() - t_init;
+        su.first_ns = bench_now_ns() - t_init;
+        su.first = 1;
+        if (bench_since_launch(&su.launch_ns) < 0) su.launch_ns = 0;
     }
-    startup_rec_t rec = {init_ns, attach_ns}, *all = &rec;
+    startup_rec_t rec = {init_ns, attach_ns, cpu_ns}, *all = &rec;
     if (shared) {
         pshm_seginfo_t si;
         CHK(pshm_segment_info(g.p.ctx, 0, &si));
@@ -821,27 +835,105 @@ static void run_startup(void *seg0, uint64_t init_ns, uint64_t attach_ns, uint64
     }
     CHK(pshm_barrier(g.p.ctx));
     if (g.p.me != 0) return;
-    uint64_t *v = malloc((size_t)g.size * sizeof *v);
-    if (!v) bench_die(1, "out of memory");
+    su.shmem_attached = bench_shmem_bytes();
+    su.seg_page = shared ? bench_page_of(seg0) : 0;
+    su.nrec = shared ? g.size : 1;
+    su.init_ns = malloc((size_t)su.nrec * sizeof *su.init_ns);
+    su.attach_ns = malloc((size_t)su.nrec * sizeof *su.attach_ns);
+    if (!su.init_ns || !su.attach_ns) bench_die(1, "out of memory");
+    for (int r = 0; r < su.nrec; r++) {
+        su.init_ns[r] = all[r].init_ns, su.attach_ns[r] = all[r].attach_ns;
+        su.cpu_ns += all[r].cpu_ns;
+    }
+}
+
+/* The floor rows, one process and one per usable CPU, reserving what the
+ * job's segments hold; run after finalize, once the job's memory is freed. */
+static void startup_floors(void)
+{
+    char dir[TOOL_PATH_MAX] = "/dev/shm", why[TOOL_PATH_MAX + 200];
+    const char *tmp;
+    uint64_t ns, cpu;
+    pshm_host_limits_t hl;
+
+    /* This rank was pinned to one CPU: the floor's workers get them all. */
+    if (sched_setaffinity(0, sizeof allowed_cpus, &allowed_cpus) < 0)
+        bench_note("cannot unpin for the reserve floor: %s", strerror(errno));
+    int cpus = pshm_host_limits(&hl) == 0 && hl.usable_cpus > 0 ? hl.usable_cpus : 1;
+    int counts[2] = {cpus, 1};
+
+    /* Where the job's segments went (the file backend's temporary
+     * directory, as README.PSHM section 6 gives it; the floor's files tell
+     * a hugetlbfs themselves), and whether SysV took them from the hugetlb
+     * pool (their mapping's page size). */
+    if (strcmp(pshm_build_info()->backend, "file") == 0 &&
+        (((tmp = getenv("GASNET_TMPDIR")) != NULL && *tmp) ||
+         ((tmp = getenv("TMPDIR")) != NULL && *tmp) || (tmp = "/tmp")))
+        snprintf(dir, sizeof dir, "%s", tmp);
+    int hugetlb = su.seg_page > 4096;
+    /* The last process out frees the segments: wait until most of them are
+     * gone, lest the floor share the CPUs with that, or the store with the
+     * job's pages (Shmem is machine-wide: others move it too). */
+    uint64_t job = (uint64_t)g.size * o.segsize;
+    if (job >= 64 * MiB && su.shmem_attached > job / 10 * 9 &&
+        bench_shmem_wait(su.shmem_attached - job / 10 * 9, 30) < 0)
+        bench_note("the job's shared memory was not freed 30 s after finalize (or another "
+                   "program took as much): the floor ran beside it");
+    for (int k = 0; k < 2; k++) {
+        if (k == 1 && cpus == 1) break;
+        if (bench_reserve_floor(dir, g.size, o.segsize, counts[k], hugetlb, &ns, &cpu,
+                                why, sizeof why) < 0) {
+            bench_note("no reserve floor: %s", why);
+            return;
+        }
+        bench_add_result(&(bench_row_t){.test = k ? "limit-reserve-1cpu" : "limit-reserve",
+                                        .unit = BENCH_US, .size = BENCH_NO_SIZE, .procs = g.size,
+                                        .median = (double)ns / 1e3, .reps = 1, .iters = counts[k]});
+        /* CPU time does not grow with what other programs run beside. */
+        if (k == 0)
+            bench_add_result(&(bench_row_t){.test = "limit-reserve-cpu", .unit = BENCH_US,
+                                            .size = BENCH_NO_SIZE, .procs = g.size,
+                                            .median = (double)cpu / 1e3, .reps = 1,
+                                            .iters = counts[k]});
+    }
+}
+
+static void report_startup(double finalize_us)
+{
+    uint64_t mx;
     if (!o.csv && !o.json)
         printf("# pshm-pingpong --startup: pshm %s; %d processes; segment %llu bytes each; times in ms\n",
                pshm_version(), g.size, (unsigned long long)o.segsize);
+    if (su.first) startup_floors();
     for (int k = 0; k < 2; k++) {
-        uint64_t mx = 0;
-        for (int r = 0; r < nrec; r++) {
-            v[r] = k ? all[r].attach_ns : all[r].init_ns;
-            mx = v[r] > mx ? v[r] : mx;
-        }
+        uint64_t *v = k ? su.attach_ns : su.init_ns;
+        mx = 0;
+        for (int r = 0; r < su.nrec; r++) mx = v[r] > mx ? v[r] : mx;
         bench_add_result(&(bench_row_t){.test = k ? "startup-attach" : "startup-init", .unit = BENCH_US,
                                         .size = BENCH_NO_SIZE, .procs = g.size,
-                                        .median = bench_median_u64(v, (size_t)nrec) / 1e3,
+                                        .median = bench_median_u64(v, (size_t)su.nrec) / 1e3,
                                         .worst = (double)mx / 1e3, .reps = 1, .iters = 1});
     }
-    if (g.size > 1 && shared)
+    if (su.first)
         bench_add_result(&(bench_row_t){.test = "startup-first-msg", .unit = BENCH_US,
                                         .size = BENCH_NO_SIZE, .procs = g.size,
-                                        .median = (double)first_ns / 1e3, .reps = 1, .iters = 1});
-    free(v);
+                                        .median = (double)su.first_ns / 1e3, .floor = "limit-reserve",
+                                        .reps = 1, .iters = 1});
+    if (su.first && su.nrec > 1)
+        bench_add_result(&(bench_row_t){.test = "startup-cpu", .unit = BENCH_US,
+                                        .size = BENCH_NO_SIZE, .procs = g.size,
+                                        .median = (double)su.cpu_ns / 1e3,
+                                        .floor = "limit-reserve-cpu", .reps = 1, .iters = 1});
+    if (su.first && su.launch_ns)
+        bench_add_result(&(bench_row_t){.test = "startup-launch", .unit = BENCH_US,
+                                        .size = BENCH_NO_SIZE, .procs = g.size,
+                                        .median = (double)su.launch_ns / 1e3, .floor = "limit-reserve",
+                                        .reps = 1, .iters = 1});
+    bench_add_result(&(bench_row_t){.test = "startup-finalize", .unit = BENCH_US,
+                                    .size = BENCH_NO_SIZE, .procs = g.size, .median = finalize_us,
+                                    .reps = 1, .iters = 1});
+    free(su.init_ns);
+    free(su.attach_ns);
 }
 
 /* ------------------------------------------------------------ main */
@@ -870,7 +962,7 @@ int main(int argc, char **argv)
     }
 
     pshm_ctx_t *ctx;
-    uint64_t t_init = bench_now_ns();
+    uint64_t cpu0 = bench_cpu_ns(), t_init = bench_now_ns();
     int rc = pshm_init(&ctx, NULL);
     if (rc < 0) {
         fprintf(stderr, "pshm-pingpong: pshm_init failed: %s\n", pshm_last_error());
@@ -925,7 +1017,7 @@ int main(int argc, char **argv)
     CHK(pshm_am_register(ctx, handlers, ARRAY_LEN(handlers)));
     uint64_t t_attach = bench_now_ns();
     CHK(pshm_attach(ctx, o.segsize));
-    uint64_t attach_ns = bench_now_ns() - t_attach;
+    uint64_t attach_ns = bench_now_ns() - t_attach, cpu_ns = bench_cpu_ns() - cpu0;
 
     /* Rank 0's segment holds the limits and the start-up records; without
      * shared memory (--disable-pshm) the modes that allow it go without. */
@@ -949,7 +1041,7 @@ int main(int argc, char **argv)
         rc = bench_instr_child(ctx, o.instr_child, (_Atomic uint64_t *)((char *)mine.local_base + OFF_INSTR),
                                pf);
         if (rc != 0) pshm_abort(ctx, rc);
-    } else if (o.startup) run_startup(seg0, init_ns, attach_ns, t_init);
+    } else if (o.startup) run_startup(seg0, init_ns, attach_ns, cpu_ns, t_init);
     else if (o.poll_idle) run_poll_idle(seg0);
     else {
         pshm_seginfo_t sp;
@@ -980,12 +1072,7 @@ int main(int argc, char **argv)
     uint64_t t_fin = bench_now_ns();
     CHK(pshm_finalize(ctx));
     g.p.ctx = NULL;
-    if (o.startup && g.p.me == 0) {
-        double us = (double)(bench_now_ns() - t_fin) / 1e3;
-        bench_add_result(&(bench_row_t){.test = "startup-finalize", .unit = BENCH_US,
-                                        .size = BENCH_NO_SIZE, .procs = g.size, .median = us,
-                                        .reps = 1, .iters = 1});
-    }
+    if (o.startup && g.p.me == 0) report_startup((double)(bench_now_ns() - t_fin) / 1e3);
     if (g.p.me != 0) return 0;
     return finish_output() < 0 ? 1 : 0;
 }

@@ -79,7 +79,15 @@ static const char *title_of(const char *test)
         {"poll-idle", "pshm_poll() with no traffic, time per call; worst = slowest repetition"},
         {"startup-init", "pshm_init; median over ranks, worst = slowest rank"},
         {"startup-attach", "pshm_attach; median over ranks, worst = slowest rank"},
+        {"limit-reserve", "Floor: the segments' storage reserved by bare system calls (posix, file: "
+                          "fallocate; sysv: shmget, MADV_POPULATE_WRITE), one process per usable "
+                          "CPU; iters = processes"},
+        {"limit-reserve-1cpu", "Floor: the same storage reserved by one process"},
+        {"limit-reserve-cpu", "Floor: CPU time of limit-reserve, its processes summed"},
+        {"startup-cpu", "CPU time of pshm_init and pshm_attach, every rank summed"},
         {"startup-first-msg", "from the start of pshm_init to rank 0's first Short round trip"},
+        {"startup-launch", "from pshmrun's start to rank 0's first Short round trip (10 ms "
+                           "resolution)"},
         {"startup-finalize", "rank 0's pshm_finalize"},
         {"instr-short-burst", "Instructions per Short round trip, 2 args: 1000 requests queued, then "
                               "served, each replied to (request + dispatch + reply + receipt)"},
@@ -101,7 +109,8 @@ static double table_scale(const bench_result_t *r, const char **unit)
     *unit = r->row.unit;
     if (strcmp(r->row.unit, BENCH_US) != 0) return 1;
     if (strcmp(r->test, "poll-idle") == 0) return *unit = "ns", 1e3;
-    if (strncmp(r->test, "startup", 7) == 0) return *unit = "ms", 1e-3;
+    if (strncmp(r->test, "startup", 7) == 0 || strncmp(r->test, "limit-reserve", 13) == 0)
+        return *unit = "ms", 1e-3;
     return 1;
 }
 
@@ -261,7 +270,7 @@ static const char *cell(const bench_result_t *r, size_t c, char *buf, size_t len
     case 2: snprintf(buf, len, "%d", w->procs); return buf;
     case 10: v = strcmp(u, BENCH_INSTR) == 0 ? w->median : NAN; break;
     case 11: return w->floor;
-    case 12: if (!w->floor) return NULL;
+    case 12: if (!w->floor || r->floor_size == BENCH_NO_SIZE) return NULL;
              snprintf(buf, len, "%llu", (unsigned long long)r->floor_size); return buf;
     case 13: v = r->ratio; break;
     case 14: return bench_higher_is_better(u) ? "higher" : "lower";
