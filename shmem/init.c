@@ -44,10 +44,16 @@ static void check_local(void)
     for (int pe = 0; pe < shm.npes; pe++) {
         if (pshm_is_local(shm.ctx, pe) == 1)
             continue;
+        if (pshm_host_count(shm.ctx) > 1 && PSHMEM_HAVE_MPI)
+            shm_fatal_all("shmem_init", "PE %d is on another host (the job spans %d hosts): a "
+                          "job started by pshmrun reaches only the PEs of one host; start it "
+                          "with mpirun (oshrun --mpi) to span hosts", pe,
+                          pshm_host_count(shm.ctx));
         if (pshm_host_count(shm.ctx) > 1)
             shm_fatal_all("shmem_init", "PE %d is on another host (the job spans %d hosts): this "
-                          "OpenSHMEM layer reaches only the PEs of one host; run all PEs on one "
-                          "host (oshrun -n N)", pe, pshm_host_count(shm.ctx));
+                          "OpenSHMEM layer was built without MPI and reaches only the PEs of one "
+                          "host; run all PEs on one host (oshrun -n N), or rebuild pshm with "
+                          "MPI (./configure --with-mpi)", pe, pshm_host_count(shm.ctx));
         if (strstr(pshm_version(), "(none backend)") != NULL)
             shm_fatal_all("shmem_init", "PE %d shares no memory with PE %d: pshm was built "
                           "without shared memory (configure --disable-pshm), so a job has one PE; "
