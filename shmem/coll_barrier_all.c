@@ -43,6 +43,12 @@ void shm_coll_init(void)
 {
     struct coll_scratch *mine = shm_scratch;
 
+    /* Over several supernodes the peers' lines are not all mapped here:
+     * shm_barrier (which serves the MPI side while it waits). */
+    if (shm.multi) {
+        bar.ready = 0;
+        return;
+    }
     bar.rounds = 0;
     while (bar.rounds < COLL_ROUNDS_MAX && (1 << bar.rounds) < shm.npes)
         bar.rounds++;

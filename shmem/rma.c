@@ -1,9 +1,11 @@
 /*
  * rma.c - put and get, every form: typed, sized, memory, single element,
- * strided, non-blocking. All are copies between this process's memory and
- * the target PE's copy of the symmetric object, mapped here; the
- * non-blocking forms are complete on return too (quiet then has nothing
- * left to wait for but the ordering of the stores, see order.c).
+ * strided, non-blocking. To a PE of my supernode they are copies between
+ * this process's memory and the target's copy of the symmetric object,
+ * mapped here; the non-blocking forms are complete on return too (quiet
+ * then has nothing left to wait for but the ordering of the stores, see
+ * order.c). To a PE of another supernode the address translation finds no
+ * mapping and the operation goes through MPI (net_rma.c).
  *
  * A zero-length transfer returns before any address check (specification).
  * The symmetric range is checked in every build (one compare more than a
@@ -36,14 +38,20 @@ static inline size_t count_bytes(const char *call, size_t nelems, size_t size)
 }
 
 static inline void put_bytes(const char *call, void *dest, const void *src, size_t nelems,
-                             size_t size, int pe)
+                             size_t size, int pe, int nbi)
 {
     size_t n = count_bytes(call, nelems, size);
     void *r;
 
     if (n == 0)
         return;
-    r = shm_remote_range(call, dest, n, pe);
+    r = shm_range_or_net(call, dest, n, pe);
+    if (SHM_UNLIKELY(r == NULL)) {
+        if (SHM_UNLIKELY(shm_sym.debug))
+            shm_check_null(call, "source", src, n);
+        shm_net_put(dest, src, n, pe, nbi);
+        return;
+    }
     if (SHM_UNLIKELY(shm_sym.debug))
         debug_checks(call, r, src, n, src);
     memcpy(r, src, n);
@@ -52,18 +60,24 @@ static inline void put_bytes(const char *call, void *dest, const void *src, size
 void shm_put_bytes(const char *call, void *dest, const void *src, size_t nelems, size_t size,
                    int pe)
 {
-    put_bytes(call, dest, src, nelems, size, pe);
+    put_bytes(call, dest, src, nelems, size, pe, 0);
 }
 
 static inline void get_bytes(const char *call, void *dest, const void *src, size_t nelems,
-                             size_t size, int pe)
+                             size_t size, int pe, int nbi)
 {
     size_t n = count_bytes(call, nelems, size);
     const void *r;
 
     if (n == 0)
         return;
-    r = shm_remote_range(call, src, n, pe);
+    r = shm_range_or_net(call, src, n, pe);
+    if (SHM_UNLIKELY(r == NULL)) {
+        if (SHM_UNLIKELY(shm_sym.debug))
+            shm_check_null(call, "dest", dest, n);
+        shm_net_get(dest, src, n, pe, nbi);
+        return;
+    }
     if (SHM_UNLIKELY(shm_sym.debug))
         debug_checks(call, dest, r, n, r);
     memcpy(dest, r, n);
@@ -93,11 +107,19 @@ static void strided(const char *call, int is_put, void *dest, const void *src, p
         lo = hi;
         hi = t;
     }
-    r = (char *)shm_remote_range(call, lo, (size_t)(hi - lo) + size, pe) + (sym - lo);
+    r = shm_range_or_net(call, lo, (size_t)(hi - lo) + size, pe);
     if (SHM_UNLIKELY(shm_sym.debug)) {
         shm_check_null(call, "dest", dest, n);
         shm_check_null(call, "source", src, n);
     }
+    if (r == NULL) {
+        if (is_put)
+            shm_net_iput(dest, src, dst, sst, n, size, pe);
+        else
+            shm_net_iget(dest, src, dst, sst, n, size, pe);
+        return;
+    }
+    r += sym - lo;
     if (is_put) {
         const char *s = src;
         for (size_t i = 0; i < n; i++, r += dst * (ptrdiff_t)size, s += sst * (ptrdiff_t)size)
@@ -114,27 +136,36 @@ static void strided(const char *call, int is_put, void *dest, const void *src, p
 #define RMA_TYPED(N, T)                                                          \
     void shmem_##N##_put(T *dest, const T *source, size_t nelems, int pe)        \
     {                                                                            \
-        put_bytes("shmem_" #N "_put", dest, source, nelems, sizeof(T), pe);     \
+        put_bytes("shmem_" #N "_put", dest, source, nelems, sizeof(T), pe, 0);  \
     }                                                                            \
     void shmem_##N##_get(T *dest, const T *source, size_t nelems, int pe)        \
     {                                                                            \
-        get_bytes("shmem_" #N "_get", dest, source, nelems, sizeof(T), pe);     \
+        get_bytes("shmem_" #N "_get", dest, source, nelems, sizeof(T), pe, 0);  \
     }                                                                            \
     void shmem_##N##_put_nbi(T *dest, const T *source, size_t nelems, int pe)    \
     {                                                                            \
-        put_bytes("shmem_" #N "_put_nbi", dest, source, nelems, sizeof(T), pe); \
+        put_bytes("shmem_" #N "_put_nbi", dest, source, nelems, sizeof(T), pe, 1); \
     }                                                                            \
     void shmem_##N##_get_nbi(T *dest, const T *source, size_t nelems, int pe)    \
     {                                                                            \
-        get_bytes("shmem_" #N "_get_nbi", dest, source, nelems, sizeof(T), pe); \
+        get_bytes("shmem_" #N "_get_nbi", dest, source, nelems, sizeof(T), pe, 1); \
     }                                                                            \
     void shmem_##N##_p(T *dest, T value, int pe)                                 \
     {                                                                            \
-        *(volatile T *)shm_at("shmem_" #N "_p", dest, pe) = value;               \
+        T *p = shm_addr("shmem_" #N "_p", dest, pe);                             \
+        if (SHM_UNLIKELY(p == NULL))                                             \
+            shm_net_put(dest, &value, sizeof(T), pe, 0);                         \
+        else                                                                     \
+            *(volatile T *)p = value;                                            \
     }                                                                            \
     T shmem_##N##_g(const T *source, int pe)                                     \
     {                                                                            \
-        return *(volatile T *)shm_at("shmem_" #N "_g", source, pe);              \
+        const T *p = shm_addr("shmem_" #N "_g", source, pe);                     \
+        T v;                                                                     \
+        if (SHM_LIKELY(p != NULL))                                               \
+            return *(const volatile T *)p;                                      \
+        shm_net_get(&v, source, sizeof(T), pe, 0);                               \
+        return v;                                                                \
     }                                                                            \
     void shmem_##N##_iput(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, \
                           size_t nelems, int pe)                                 \
@@ -151,19 +182,19 @@ SHMEM_RMA_TYPES(RMA_TYPED)
 #define RMA_SIZED(S)                                                             \
     void shmem_put##S(void *dest, const void *source, size_t nelems, int pe)     \
     {                                                                            \
-        put_bytes("shmem_put" #S, dest, source, nelems, S / 8, pe);           \
+        put_bytes("shmem_put" #S, dest, source, nelems, S / 8, pe, 0);           \
     }                                                                            \
     void shmem_get##S(void *dest, const void *source, size_t nelems, int pe)     \
     {                                                                            \
-        get_bytes("shmem_get" #S, dest, source, nelems, S / 8, pe);           \
+        get_bytes("shmem_get" #S, dest, source, nelems, S / 8, pe, 0);           \
     }                                                                            \
     void shmem_put##S##_nbi(void *dest, const void *source, size_t nelems, int pe) \
     {                                                                            \
-        put_bytes("shmem_put" #S "_nbi", dest, source, nelems, S / 8, pe);    \
+        put_bytes("shmem_put" #S "_nbi", dest, source, nelems, S / 8, pe, 1);    \
     }                                                                            \
     void shmem_get##S##_nbi(void *dest, const void *source, size_t nelems, int pe) \
     {                                                                            \
-        get_bytes("shmem_get" #S "_nbi", dest, source, nelems, S / 8, pe);    \
+        get_bytes("shmem_get" #S "_nbi", dest, source, nelems, S / 8, pe, 1);    \
     }                                                                            \
     void shmem_iput##S(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, \
                        size_t nelems, int pe)                                    \
@@ -179,17 +210,17 @@ SHMEM_RMA_SIZES(RMA_SIZED)
 
 void shmem_putmem(void *dest, const void *source, size_t nelems, int pe)
 {
-    put_bytes("shmem_putmem", dest, source, nelems, 1, pe);
+    put_bytes("shmem_putmem", dest, source, nelems, 1, pe, 0);
 }
 void shmem_getmem(void *dest, const void *source, size_t nelems, int pe)
 {
-    get_bytes("shmem_getmem", dest, source, nelems, 1, pe);
+    get_bytes("shmem_getmem", dest, source, nelems, 1, pe, 0);
 }
 void shmem_putmem_nbi(void *dest, const void *source, size_t nelems, int pe)
 {
-    put_bytes("shmem_putmem_nbi", dest, source, nelems, 1, pe);
+    put_bytes("shmem_putmem_nbi", dest, source, nelems, 1, pe, 1);
 }
 void shmem_getmem_nbi(void *dest, const void *source, size_t nelems, int pe)
 {
-    get_bytes("shmem_getmem_nbi", dest, source, nelems, 1, pe);
+    get_bytes("shmem_getmem_nbi", dest, source, nelems, 1, pe, 1);
 }
