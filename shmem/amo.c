@@ -15,71 +15,75 @@
  */
 #include "shmem_internal.h"
 
+#include "amo_apply.h"
+
 #include <string.h>
 
 #define RLX __ATOMIC_RELAXED
 #define SC __ATOMIC_SEQ_CST
 
-/* The slow path to a PE of another supernode (net_amo.c): the value's bits
- * travel in a uint64_t. One function per type, so that the fast path only
- * calls it. */
-#define NET(N, T)                                                                \
-    static __attribute__((noinline)) T net_##N(const T *sym, int pe, int op, T v, T c, \
-                                               int fetching)                     \
+/* The slow path, out of line so that the fast path keeps no frame: the
+ * checks (a bad PE or address ends the job), then the same operation by
+ * its code (amo_apply.h), here or, for a PE of another supernode, by the
+ * target (net_amo.c). The value's bits travel in a uint64_t. */
+#define SLOW(N, T)                                                               \
+    static __attribute__((noinline, cold)) T slow_##N(const char *call, const T *sym, int pe, \
+                                                      int op, T v, T c, int fetching) \
     {                                                                            \
+        void *p = shm_remote_or_net(call, sym, pe);                              \
         uint64_t a = 0, b = 0, r;                                                \
         T out;                                                                   \
         memcpy(&a, &v, sizeof v);                                                \
         memcpy(&b, &c, sizeof c);                                                \
-        r = shm_net_amo(sym, pe, op, sizeof(T), a, b, fetching);                 \
+        r = p != NULL ? shm_amo_apply(p, sizeof(T), op, a, b)                    \
+                      : shm_net_amo(sym, pe, op, sizeof(T), a, b, fetching);     \
         memcpy(&out, &r, sizeof out);                                            \
         return out;                                                              \
     }
 
-/* p: the target's object mapped here, or NULL: through MPI. */
-#define AT(N, CALL, sym, pe) shm_addr("shmem_" #N "_atomic_" CALL, (sym), (pe))
+#define CALL(N, NAME) "shmem_" #N "_atomic_" NAME
 
 #define AMO_EXT(N, T)                                                            \
-    NET(N, T)                                                                    \
+    SLOW(N, T)                                                                   \
     T shmem_##N##_atomic_fetch(const T *source, int pe)                          \
     {                                                                            \
-        T *p = AT(N, "fetch", source, pe), v;                                    \
+        T *p = shm_fast(source, pe), v;                                          \
         if (SHM_UNLIKELY(p == NULL))                                             \
-            return net_##N(source, pe, SHM_AOP_FETCH, 0, 0, 1);                  \
+            return slow_##N(CALL(N, "fetch"), source, pe, SHM_AOP_FETCH, 0, 0, 1); \
         __atomic_load(p, &v, RLX);                                               \
         return v;                                                                \
     }                                                                            \
     void shmem_##N##_atomic_set(T *dest, T value, int pe)                        \
     {                                                                            \
-        T *p = AT(N, "set", dest, pe);                                           \
+        T *p = shm_fast(dest, pe);                                               \
         if (SHM_UNLIKELY(p == NULL))                                             \
-            net_##N(dest, pe, SHM_AOP_SET, value, 0, 0);                         \
+            slow_##N(CALL(N, "set"), dest, pe, SHM_AOP_SET, value, 0, 0);        \
         else                                                                     \
             __atomic_store(p, &value, RLX);                                      \
     }                                                                            \
     T shmem_##N##_atomic_swap(T *dest, T value, int pe)                          \
     {                                                                            \
-        T *p = AT(N, "swap", dest, pe), old;                                     \
+        T *p = shm_fast(dest, pe), old;                                          \
         if (SHM_UNLIKELY(p == NULL))                                             \
-            return net_##N(dest, pe, SHM_AOP_SWAP, value, 0, 1);                 \
+            return slow_##N(CALL(N, "swap"), dest, pe, SHM_AOP_SWAP, value, 0, 1); \
         __atomic_exchange(p, &value, &old, SC);                                  \
         return old;                                                              \
     }
 
-/* A read-modify-write: OP on the fast path, AOP through MPI. */
+/* A read-modify-write: OP on the fast path, AOP on the slow one. */
 #define RMW(N, T, NAME, AOP, OP)                                                 \
     T shmem_##N##_atomic_fetch_##NAME(T *dest, T value, int pe)                  \
     {                                                                            \
-        T *p = AT(N, "fetch_" #NAME, dest, pe);                                  \
+        T *p = shm_fast(dest, pe);                                               \
         if (SHM_UNLIKELY(p == NULL))                                             \
-            return net_##N(dest, pe, AOP, value, 0, 1);                          \
+            return slow_##N(CALL(N, "fetch_" #NAME), dest, pe, AOP, value, 0, 1); \
         return OP(p, value, SC);                                                 \
     }                                                                            \
     void shmem_##N##_atomic_##NAME(T *dest, T value, int pe)                     \
     {                                                                            \
-        T *p = AT(N, #NAME, dest, pe);                                           \
+        T *p = shm_fast(dest, pe);                                               \
         if (SHM_UNLIKELY(p == NULL))                                             \
-            net_##N(dest, pe, AOP, value, 0, 0);                                 \
+            slow_##N(CALL(N, #NAME), dest, pe, AOP, value, 0, 0);                \
         else                                                                     \
             OP(p, value, SC);                                                    \
     }
@@ -88,25 +92,25 @@
     AMO_EXT(N, T)                                                                \
     T shmem_##N##_atomic_compare_swap(T *dest, T cond, T value, int pe)          \
     {                                                                            \
-        T *p = AT(N, "compare_swap", dest, pe);                                  \
+        T *p = shm_fast(dest, pe);                                               \
         if (SHM_UNLIKELY(p == NULL))                                             \
-            return net_##N(dest, pe, SHM_AOP_CSWAP, value, cond, 1);             \
+            return slow_##N(CALL(N, "compare_swap"), dest, pe, SHM_AOP_CSWAP, value, cond, 1); \
         /* On failure cond receives the current value: the old value either way. */ \
         __atomic_compare_exchange_n(p, &cond, value, 0, SC, SC);                 \
         return cond;                                                             \
     }                                                                            \
     T shmem_##N##_atomic_fetch_inc(T *dest, int pe)                              \
     {                                                                            \
-        T *p = AT(N, "fetch_inc", dest, pe);                                     \
+        T *p = shm_fast(dest, pe);                                               \
         if (SHM_UNLIKELY(p == NULL))                                             \
-            return net_##N(dest, pe, SHM_AOP_FADD, 1, 0, 1);                     \
+            return slow_##N(CALL(N, "fetch_inc"), dest, pe, SHM_AOP_FADD, 1, 0, 1); \
         return __atomic_fetch_add(p, (T)1, SC);                                  \
     }                                                                            \
     void shmem_##N##_atomic_inc(T *dest, int pe)                                 \
     {                                                                            \
-        T *p = AT(N, "inc", dest, pe);                                           \
+        T *p = shm_fast(dest, pe);                                               \
         if (SHM_UNLIKELY(p == NULL))                                             \
-            net_##N(dest, pe, SHM_AOP_FADD, 1, 0, 0);                            \
+            slow_##N(CALL(N, "inc"), dest, pe, SHM_AOP_FADD, 1, 0, 0);           \
         else                                                                     \
             __atomic_fetch_add(p, (T)1, SC);                                     \
     }                                                                            \

@@ -44,10 +44,16 @@ static void check_local(void)
     for (int pe = 0; pe < shm.npes; pe++) {
         if (pshm_is_local(shm.ctx, pe) == 1)
             continue;
+        if (pshm_host_count(shm.ctx) > 1 && PSHMEM_HAVE_MPI)
+            shm_fatal_all("shmem_init", "PE %d is on another host (the job spans %d hosts): a "
+                          "job started by pshmrun reaches only the PEs of one host; start it "
+                          "with mpirun (oshrun --mpi) to span hosts", pe,
+                          pshm_host_count(shm.ctx));
         if (pshm_host_count(shm.ctx) > 1)
             shm_fatal_all("shmem_init", "PE %d is on another host (the job spans %d hosts): this "
-                          "OpenSHMEM layer reaches only the PEs of one host; run all PEs on one "
-                          "host (oshrun -n N)", pe, pshm_host_count(shm.ctx));
+                          "OpenSHMEM layer was built without MPI and reaches only the PEs of one "
+                          "host; run all PEs on one host (oshrun -n N), or rebuild pshm with "
+                          "MPI (./configure --with-mpi)", pe, pshm_host_count(shm.ctx));
         if (strstr(pshm_version(), "(none backend)") != NULL)
             shm_fatal_all("shmem_init", "PE %d shares no memory with PE %d: pshm was built "
                           "without shared memory (configure --disable-pshm), so a job has one PE; "
@@ -60,15 +66,16 @@ static void check_local(void)
     }
 }
 
-/* map[a][pe] for every PE of my supernode, from pshm's tables; the others
- * stay {NULL, 0} (calloc): reached through MPI. */
+/* base[a][pe] and lim[a][pe] for every PE of my supernode, from pshm's
+ * tables; the others stay NULL and 0 (calloc): reached through MPI. */
 static void build_tables(void)
 {
     pshm_seginfo_t info;
 
     for (int a = 0; a < SHM_NAREAS; a++) {
-        shm_sym.map[a] = calloc((size_t)shm.npes, sizeof(shm_map_t));
-        if (shm_sym.map[a] == NULL)
+        shm_sym.base[a] = calloc((size_t)shm.npes, sizeof(char *));
+        shm_sym.lim[a] = calloc((size_t)shm.npes, sizeof(size_t));
+        if (shm_sym.base[a] == NULL || shm_sym.lim[a] == NULL)
             shm_fatal("shmem_init", "out of memory for the address tables of %d PEs", shm.npes);
     }
     if (pshm_segment_info(shm.ctx, shm.me, &info) < 0)
@@ -79,7 +86,8 @@ static void build_tables(void)
         int pe = shm.node_pes[i];
         if (pshm_segment_info(shm.ctx, pe, &info) < 0)
             shm_fatal("shmem_init", "%s", pshm_last_error());
-        shm_sym.map[SHM_HEAP][pe] = (shm_map_t){(char *)info.local_base, info.size};
+        shm_sym.base[SHM_HEAP][pe] = (char *)info.local_base;
+        shm_sym.lim[SHM_HEAP][pe] = info.size;
     }
     shm_statics_tables();
 }
@@ -218,8 +226,10 @@ void shmem_finalize(void)
     shm.initialized = 0;
     shm_heap_fini();
     for (int a = 0; a < SHM_NAREAS; a++) {
-        free(shm_sym.map[a]);
-        shm_sym.map[a] = NULL;
+        free(shm_sym.base[a]);
+        free(shm_sym.lim[a]);
+        shm_sym.base[a] = NULL;
+        shm_sym.lim[a] = NULL;
         shm_sym.size[a] = 0;
     }
     free(shm.node_pes);

@@ -26,6 +26,7 @@
 #include "shmem_internal.h"
 
 #if PSHMEM_HAVE_MPI
+#include "amo_apply.h"
 #include "net.h"
 
 #include <pthread.h>
@@ -91,30 +92,6 @@ void shm_amo_fini(void)
     dirty = NULL;
 }
 
-/* The operation on one width; SC as the local atomics (amo.c). */
-#define APPLY(T)                                                                 \
-    static uint64_t apply_##T(T *p, int op, T v, T c)                            \
-    {                                                                            \
-        T old = 0;                                                               \
-        switch (op) {                                                            \
-        case SHM_AOP_FETCH: old = __atomic_load_n(p, __ATOMIC_RELAXED); break;   \
-        case SHM_AOP_SET: __atomic_store_n(p, v, __ATOMIC_RELAXED); break;       \
-        case SHM_AOP_SWAP: old = __atomic_exchange_n(p, v, __ATOMIC_SEQ_CST); break; \
-        case SHM_AOP_CSWAP:                                                      \
-            old = c;                                                             \
-            __atomic_compare_exchange_n(p, &old, v, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); \
-            break;                                                               \
-        case SHM_AOP_FADD: old = __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST); break; \
-        case SHM_AOP_FAND: old = __atomic_fetch_and(p, v, __ATOMIC_SEQ_CST); break; \
-        case SHM_AOP_FOR: old = __atomic_fetch_or(p, v, __ATOMIC_SEQ_CST); break;  \
-        case SHM_AOP_FXOR: old = __atomic_fetch_xor(p, v, __ATOMIC_SEQ_CST); break; \
-        default: break; /* NOP */                                                \
-        }                                                                        \
-        return old;                                                              \
-    }
-APPLY(uint32_t)
-APPLY(uint64_t)
-
 static uint64_t apply(const shm_amreq_t *q, int src)
 {
     char *p;
@@ -130,9 +107,7 @@ static uint64_t apply(const shm_amreq_t *q, int src)
     if (q->op == SHM_AOP_NOP)
         return 0;
     p = (char *)shm_sym.mine[q->area] + q->off;
-    if (q->size == 8)
-        return apply_uint64_t((uint64_t *)p, q->op, q->val, q->cond);
-    return apply_uint32_t((uint32_t *)p, q->op, (uint32_t)q->val, (uint32_t)q->cond);
+    return shm_amo_apply(p, q->size, q->op, q->val, q->cond);
 }
 
 /* At most this many requests per call: a flood from others does not keep

@@ -37,6 +37,35 @@ static inline size_t count_bytes(const char *call, size_t nelems, size_t size)
     return nelems * size;
 }
 
+/* The slow paths, out of line so that the fast path keeps no frame: the
+ * checks (a bad PE or range ends the job), the debug mode's, then the copy,
+ * or MPI for a PE of another supernode. */
+static __attribute__((noinline, cold)) void put_slow(const char *call, void *dest,
+                                                     const void *src, size_t n, int pe, int nbi)
+{
+    void *r = shm_range_or_net(call, dest, n, pe);
+
+    if (SHM_UNLIKELY(shm_sym.debug))
+        debug_checks(call, r != NULL ? r : dest, src, n, r != NULL ? src : NULL);
+    if (r != NULL)
+        memcpy(r, src, n);
+    else
+        shm_net_put(dest, src, n, pe, nbi);
+}
+
+static __attribute__((noinline, cold)) void get_slow(const char *call, void *dest,
+                                                     const void *src, size_t n, int pe, int nbi)
+{
+    const void *r = shm_range_or_net(call, src, n, pe);
+
+    if (SHM_UNLIKELY(shm_sym.debug))
+        debug_checks(call, dest, r != NULL ? r : src, n, r);
+    if (r != NULL)
+        memcpy(dest, r, n);
+    else
+        shm_net_get(dest, src, n, pe, nbi);
+}
+
 static inline void put_bytes(const char *call, void *dest, const void *src, size_t nelems,
                              size_t size, int pe, int nbi)
 {
@@ -45,16 +74,11 @@ static inline void put_bytes(const char *call, void *dest, const void *src, size
 
     if (n == 0)
         return;
-    r = shm_range_or_net(call, dest, n, pe);
-    if (SHM_UNLIKELY(r == NULL)) {
-        if (SHM_UNLIKELY(shm_sym.debug))
-            shm_check_null(call, "source", src, n);
-        shm_net_put(dest, src, n, pe, nbi);
-        return;
-    }
-    if (SHM_UNLIKELY(shm_sym.debug))
-        debug_checks(call, r, src, n, src);
-    memcpy(r, src, n);
+    r = shm_fast_range(dest, n, pe);
+    if (SHM_LIKELY(r != NULL && !shm_sym.debug))
+        memcpy(r, src, n);
+    else
+        put_slow(call, dest, src, n, pe, nbi);
 }
 
 void shm_put_bytes(const char *call, void *dest, const void *src, size_t nelems, size_t size,
@@ -71,16 +95,11 @@ static inline void get_bytes(const char *call, void *dest, const void *src, size
 
     if (n == 0)
         return;
-    r = shm_range_or_net(call, src, n, pe);
-    if (SHM_UNLIKELY(r == NULL)) {
-        if (SHM_UNLIKELY(shm_sym.debug))
-            shm_check_null(call, "dest", dest, n);
-        shm_net_get(dest, src, n, pe, nbi);
-        return;
-    }
-    if (SHM_UNLIKELY(shm_sym.debug))
-        debug_checks(call, dest, r, n, r);
-    memcpy(dest, r, n);
+    r = shm_fast_range(src, n, pe);
+    if (SHM_LIKELY(r != NULL && !shm_sym.debug))
+        memcpy(dest, r, n);
+    else
+        get_slow(call, dest, src, n, pe, nbi);
 }
 
 /* Strided copy of n elements of `size` bytes; strides in elements. The
@@ -150,22 +169,30 @@ static void strided(const char *call, int is_put, void *dest, const void *src, p
     {                                                                            \
         get_bytes("shmem_" #N "_get_nbi", dest, source, nelems, sizeof(T), pe, 1); \
     }                                                                            \
+    static __attribute__((noinline, cold)) void p_slow_##N(T *dest, T value, int pe) \
+    {                                                                            \
+        put_slow("shmem_" #N "_p", dest, &value, sizeof(T), pe, 0);              \
+    }                                                                            \
+    static __attribute__((noinline, cold)) T g_slow_##N(const T *source, int pe) \
+    {                                                                            \
+        T v;                                                                     \
+        get_slow("shmem_" #N "_g", &v, source, sizeof(T), pe, 0);                \
+        return v;                                                                \
+    }                                                                            \
     void shmem_##N##_p(T *dest, T value, int pe)                                 \
     {                                                                            \
-        T *p = shm_addr("shmem_" #N "_p", dest, pe);                             \
-        if (SHM_UNLIKELY(p == NULL))                                             \
-            shm_net_put(dest, &value, sizeof(T), pe, 0);                         \
-        else                                                                     \
+        T *p = shm_fast(dest, pe);                                               \
+        if (SHM_LIKELY(p != NULL))                                               \
             *(volatile T *)p = value;                                            \
+        else                                                                     \
+            p_slow_##N(dest, value, pe);                                         \
     }                                                                            \
     T shmem_##N##_g(const T *source, int pe)                                     \
     {                                                                            \
-        const T *p = shm_addr("shmem_" #N "_g", source, pe);                     \
-        T v;                                                                     \
+        const T *p = shm_fast(source, pe);                                       \
         if (SHM_LIKELY(p != NULL))                                               \
-            return *(const volatile T *)p;                                      \
-        shm_net_get(&v, source, sizeof(T), pe, 0);                               \
-        return v;                                                                \
+            return *(const volatile T *)p;                                       \
+        return g_slow_##N(source, pe);                                           \
     }                                                                            \
     void shmem_##N##_iput(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, \
                           size_t nelems, int pe)                                 \

@@ -60,28 +60,19 @@ extern MPI_Comm shm_comm SHM_HIDDEN;
 
 /*
  * The translation table, read by every remote operation. For area a (heap,
- * statics): mine[a] is where my copy starts, size[a] its length (0: none),
- * and map[a][pe] where PE pe's copy is mapped in this process and how long
- * it is there: size 0 (base NULL) for a PE of another supernode, so that the
- * fast path's one compare sends such a PE to the slow path.
+ * statics): mine[a] is where my copy starts, size[a] its length (0: none);
+ * base[a][pe] is where PE pe's copy is mapped in this process and lim[a][pe]
+ * how long it is there: NULL and 0 for a PE of another supernode, so that
+ * the fast path's one compare (off < lim) sends such a PE to the slow path.
  */
 enum { SHM_HEAP = 0, SHM_DATA = 1, SHM_NAREAS = 2 };
-typedef struct shm_map {
-    char *base;
-    size_t size;    /* == shm_sym.size[a] when mapped, 0 when not */
-} shm_map_t;
 extern struct shm_sym {
     uintptr_t mine[SHM_NAREAS];
     size_t size[SHM_NAREAS];
-    shm_map_t *map[SHM_NAREAS];
+    char **base[SHM_NAREAS];
+    size_t *lim[SHM_NAREAS];    /* size[a] where mapped, 0 where not */
     int debug;                  /* SHMEM_DEBUG: extra argument checks */
 } shm_sym SHM_HIDDEN;
-
-/* 1 if PE pe (0 <= pe < npes) shares my supernode: its memory is mapped here. */
-static inline int shm_pe_local(int pe)
-{
-    return shm_sym.map[SHM_HEAP][pe].base != NULL;
-}
 
 /* Symmetric heap bytes the layer keeps for itself at the start of the heap
  * (the same offset on every PE): the collectives' and locks' own state.
@@ -89,19 +80,64 @@ static inline int shm_pe_local(int pe)
 #define SHM_SCRATCH_SIZE 65536u
 extern void *shm_scratch SHM_HIDDEN;
 
-/* The fast path of shm_ptr_of: one unsigned compare per area, no division.
- * An address below mine[a] wraps to a huge offset and fails the compare; a
- * PE of another supernode has size 0 and fails it too. */
+/* Tells the compiler what holds, so that it drops a test it cannot prove. */
+#define SHM_ASSUME(x) do { if (!(x)) __builtin_unreachable(); } while (0)
+
+/* 1 if PE pe (0 <= pe < npes) shares my supernode: its memory is mapped here. */
+static inline int shm_pe_local(int pe)
+{
+    return shm_sym.base[SHM_HEAP][pe] != NULL;
+}
+
+/* The fast path of every remote operation: the local pointer to PE pe's
+ * copy of [sym, sym + n) if pe is valid and mapped here and the range lies
+ * in one area, else NULL, and the caller's slow path (shm_range_or_net)
+ * says why or goes through MPI. An address below mine[a] wraps to a huge
+ * offset and fails the compare; so does a PE of another supernode (lim 0).
+ * Before shmem_init npes is 0 and every PE fails the first compare. A
+ * mapped copy is never at address 0: the compiler may take the result's
+ * NULL test for the hit as done. */
+static inline void *shm_fast_range(const void *sym, size_t n, int pe)
+{
+    if (SHM_LIKELY((unsigned)pe < (unsigned)shm.npes)) {
+        for (int a = 0; a < SHM_NAREAS; a++) {
+            uintptr_t off = (uintptr_t)sym - shm_sym.mine[a];
+            size_t lim = shm_sym.lim[a][pe];
+            if (SHM_LIKELY(off < lim && n <= lim - off)) {
+                char *p = shm_sym.base[a][pe] + off;
+                SHM_ASSUME(p != NULL);
+                return p;
+            }
+        }
+    }
+    return NULL;
+}
+
+/* One element: the first byte decides, as for an address (one compare per
+ * area, no division). */
+static inline void *shm_fast(const void *sym, int pe)
+{
+    if (SHM_LIKELY((unsigned)pe < (unsigned)shm.npes)) {
+        for (int a = 0; a < SHM_NAREAS; a++) {
+            uintptr_t off = (uintptr_t)sym - shm_sym.mine[a];
+            if (SHM_LIKELY(off < shm_sym.lim[a][pe])) {
+                char *p = shm_sym.base[a][pe] + off;
+                SHM_ASSUME(p != NULL);
+                return p;
+            }
+        }
+    }
+    return NULL;
+}
+
+/* shm_fast without the PE check, for a valid pe (shmem_ptr). */
 static inline void *shm_xlate(const void *sym, int pe)
 {
-    const shm_map_t *m = &shm_sym.map[SHM_HEAP][pe];
-    uintptr_t off = (uintptr_t)sym - shm_sym.mine[SHM_HEAP];
-    if (SHM_LIKELY(off < m->size))
-        return m->base + off;
-    m = &shm_sym.map[SHM_DATA][pe];
-    off = (uintptr_t)sym - shm_sym.mine[SHM_DATA];
-    if (off < m->size)
-        return m->base + off;
+    for (int a = 0; a < SHM_NAREAS; a++) {
+        uintptr_t off = (uintptr_t)sym - shm_sym.mine[a];
+        if (off < shm_sym.lim[a][pe])
+            return shm_sym.base[a][pe] + off;
+    }
     return NULL;
 }
 
@@ -125,14 +161,15 @@ static inline int shm_area_of(const void *sym, size_t n, size_t *off)
 void *shm_ptr_of(const void *sym, int pe) SHM_HIDDEN;
 /* Same, but on a non-symmetric address or bad pe: message naming `call`, then
  * global exit. pe must share my supernode (a PE of another one is a fatal
- * error of the layer here: use shm_addr/shm_addr_range, which say NULL). */
+ * error of the layer here: see shm_range_or_net, which says NULL). */
 void *shm_remote(const char *call, const void *sym, int pe) SHM_HIDDEN;
 /* shm_remote for nbytes at sym: the whole range must lie in one area (checked
  * in every build: a bad range never reaches another process's memory). */
 void *shm_remote_range(const char *call, const void *sym, size_t nbytes, int pe) SHM_HIDDEN;
-/* The slow paths of shm_addr and shm_addr_range: the same checks, then the
- * local pointer, or NULL when pe is of another supernode (the operation then
- * goes through MPI). */
+/* The slow path of shm_fast and shm_fast_range: the checks (a bad PE or
+ * address ends the job with a message naming `call`), then the local
+ * pointer, or NULL when pe is of another supernode (the operation then goes
+ * through MPI). */
 void *shm_remote_or_net(const char *call, const void *sym, int pe) SHM_HIDDEN;
 void *shm_range_or_net(const char *call, const void *sym, size_t nbytes, int pe) SHM_HIDDEN;
 /* One round of progress: pshm_poll, and in a job over several supernodes
@@ -149,33 +186,6 @@ _Noreturn void shm_fatal(const char *call, const char *fmt, ...)
  * pshm agrees on, the job's layout): told once, by PE 0. */
 _Noreturn void shm_fatal_all(const char *call, const char *fmt, ...)
     __attribute__((format(printf, 2, 3))) SHM_HIDDEN;
-/* The fast path of every remote operation on one element: a valid PE and a
- * symmetric address give the local pointer at once; anything else goes to
- * shm_remote, which says what is wrong and ends the job. Before shmem_init
- * npes is 0, so every PE fails the first compare. */
-static inline void *shm_at(const char *call, const void *sym, int pe)
-{
-    if (SHM_LIKELY((unsigned)pe < (unsigned)shm.npes)) {
-        void *p = shm_xlate(sym, pe);
-        if (SHM_LIKELY(p != NULL))
-            return p;
-    }
-    return shm_remote(call, sym, pe);
-}
-
-/* shm_at for the operations that also reach PEs of other supernodes: NULL
- * means "valid, but not mapped here: go through MPI" (net*.c). The compiler
- * threads the fast path's non-NULL result past the caller's NULL test. */
-static inline void *shm_addr(const char *call, const void *sym, int pe)
-{
-    if (SHM_LIKELY((unsigned)pe < (unsigned)shm.npes)) {
-        void *p = shm_xlate(sym, pe);
-        if (SHM_LIKELY(p != NULL))
-            return p;
-    }
-    return shm_remote_or_net(call, sym, pe);
-}
-
 /* Argument checks of the debug mode and every build (PE range, init state...). */
 void shm_check_pe(const char *call, int pe) SHM_HIDDEN;
 /* Fatal unless shmem_init has run (and shmem_finalize has not). */
@@ -236,7 +246,7 @@ void shm_statics_tables(void) SHM_HIDDEN;
 /* ---- between supernodes, through MPI (net*.c) ----
  *
  * Called only when shm.multi (never without MPI): the operation's PE is of
- * another supernode and its address was checked (shm_addr...). sym is the
+ * another supernode and its address was checked (shm_range_or_net). sym is the
  * symmetric address in my own copy; the target's is at the same offset. */
 
 /* Atomic operations, executed by the target PE with the same CPU atomic a

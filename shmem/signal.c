@@ -16,8 +16,10 @@
 static void signal_after(const char *call, uint64_t *sig_addr, uint64_t signal, int sig_op,
                          int pe)
 {
-    uint64_t *sig = shm_addr(call, sig_addr, pe);
+    uint64_t *sig = shm_fast(sig_addr, pe);
 
+    if (sig == NULL)
+        sig = shm_remote_or_net(call, sig_addr, pe);
     if (sig == NULL) {
         /* Another supernode: the data is there once flushed; then the
          * signal, applied by the target like any atomic (net_amo.c). */

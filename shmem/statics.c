@@ -100,7 +100,8 @@ void shm_statics_tables(void)
             shm_fatal_all("shmem_init", "PE %d's global and static data is %zu bytes, PE %d's "
                           "%zu: every PE must run the same executable", pe, info.size, shm.me,
                           mine.size);
-        shm_sym.map[SHM_DATA][pe] = (shm_map_t){info.local_base, info.size};
+        shm_sym.base[SHM_DATA][pe] = info.local_base;
+        shm_sym.lim[SHM_DATA][pe] = info.size;
     }
     shm_sym.mine[SHM_DATA] = (uintptr_t)mine.local_base;
     shm_sym.size[SHM_DATA] = mine.size;

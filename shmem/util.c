@@ -134,7 +134,7 @@ void *shm_range_or_net(const char *call, const void *sym, size_t nbytes, int pe)
     a = shm_area_of(sym, nbytes, &off);
     if (a < 0)
         not_symmetric(call, sym, nbytes);
-    return shm_sym.map[a][pe].base != NULL ? shm_sym.map[a][pe].base + off : NULL;
+    return shm_sym.base[a][pe] != NULL ? shm_sym.base[a][pe] + off : NULL;
 }
 
 void *shm_remote_or_net(const char *call, const void *sym, int pe)
