@@ -42,22 +42,26 @@ static struct {
 void shm_coll_init(void)
 {
     struct coll_scratch *mine = shm_scratch;
+    /* The PEs this barrier spans: the job, or my supernode's. */
+    int n = shm.multi ? shm.node_npes : shm.npes, me = 0;
 
-    /* Over several supernodes the peers' lines are not all mapped here:
-     * shm_barrier (which serves the MPI side while it waits). */
     if (shm.multi) {
-        bar.ready = 0;
-        return;
+        coll_net_init();
+        while (shm.node_pes[me] != shm.me)
+            me++;
+    } else {
+        me = shm.me;
     }
     bar.rounds = 0;
-    while (bar.rounds < COLL_ROUNDS_MAX && (1 << bar.rounds) < shm.npes)
+    while (bar.rounds < COLL_ROUNDS_MAX && (1 << bar.rounds) < n)
         bar.rounds++;
-    if ((1 << bar.rounds) < shm.npes)
-        shm_fatal("shmem_init", "%d PEs; the barrier handles at most %d", shm.npes,
+    if ((1 << bar.rounds) < n)
+        shm_fatal("shmem_init", "%d PEs; the barrier handles at most %d", n,
                   1 << COLL_ROUNDS_MAX);
     for (unsigned k = 0; k < bar.rounds; k++) {
-        int to = (shm.me + (1 << k)) % shm.npes;
-        struct coll_scratch *peer = shm_remote("shmem_init", shm_scratch, to);
+        int to = (me + (1 << k)) % n;
+        struct coll_scratch *peer =
+            shm_remote("shmem_init", shm_scratch, shm.multi ? shm.node_pes[to] : to);
 
         bar.out[k] = &peer->round[k].epoch;
         bar.in[k] = &mine->round[k].epoch;
@@ -70,6 +74,9 @@ void shm_coll_init(void)
 void shm_coll_fini(void)
 {
     bar.ready = 0;
+    coll_span_fini();
+    if (shm.multi)
+        coll_net_fini();
 }
 
 struct coll_epoch_wait {
@@ -84,7 +91,7 @@ static int coll_epoch_cond(void *arg)
     return atomic_load_explicit(w->p, memory_order_acquire) >= w->v;
 }
 
-static void coll_barrier_all(void)
+static void node_barrier(void)
 {
     long long epoch = ++bar.epoch;
 
@@ -99,6 +106,16 @@ static void coll_barrier_all(void)
             shm_wait(coll_epoch_cond, &w);
         }
     }
+}
+
+static void coll_barrier_all(void)
+{
+    node_barrier();
+    if (SHM_LIKELY(!shm.multi))
+        return;
+    if (shm.node_leader == shm.me)
+        coll_net_barrier_all();
+    node_barrier();
 }
 
 void shmem_barrier_all(void)
