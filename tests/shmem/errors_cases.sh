@@ -31,8 +31,8 @@ errors_cases() {
 }
 
 # expect_coll N MODE TEXT [WHO]: the job fails with TEXT on stderr, and no PE
-# (or only the PE WHO, the one that erred, where the others' call is empty
-# and their output may or may not be flushed) went on.
+# (or only the PE WHO, the one that erred, where the others' call is complete
+# without it and their output may or may not be flushed) went on.
 expect_coll() {
     job nz "$1" "$B/tests/shmem/coll_errors" "$2" || return
     expect_err "$3"
@@ -48,7 +48,7 @@ coll_errors_messages() {
     expect_coll "$P" size "shmem: shmem_sync: PE_size is 0"
     expect_coll "$P" range "shmem: shmem_barrier: the active set (PE_start 0, logPE_stride 0, PE_size $((P + 1))) ends at PE $P"
     [ "$P" -gt 1 ] &&
-        expect_coll "$P" member "shmem: shmem_long_sum_to_all: PE 0 is not in the active set (PE_start 1, logPE_stride 0, PE_size $((P - 1)))"
+        expect_coll "$P" member "shmem: shmem_long_sum_to_all: PE 0 is not in the active set (PE_start 1, logPE_stride 0, PE_size $((P - 1)))" 0
     expect_coll "$P" root "shmem: shmem_broadcast64: PE_root is $P"
     expect_coll "$P" psync "shmem: shmem_barrier:"
     expect_coll "$P" nreduce "shmem: shmem_long_max_to_all: nreduce is -1"
