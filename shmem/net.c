@@ -18,7 +18,6 @@
 
 #include <sched.h>
 #include <stdlib.h>
-#include <string.h>
 
 MPI_Comm shm_comm = MPI_COMM_NULL;
 MPI_Win shm_win[SHM_NAREAS] = {MPI_WIN_NULL, MPI_WIN_NULL};
@@ -44,18 +43,6 @@ int shm_net_area(const char *call, const void *sym, size_t n, size_t *off)
         shm_fatal(call, "the %zu bytes at %p are not all symmetric (they pass the end of the "
                   "symmetric heap or of the program's data)", n, sym);
     return a;
-}
-
-/* Started by an MPI launcher (mpirun, mpiexec, srun with PMI): one of the
- * variables they give every process. */
-static int under_mpi_launcher(void)
-{
-    static const char *const vars[] = {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK",
-                                       "PMI_SIZE", "MPI_LOCALNRANKS"};
-    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++)
-        if (getenv(vars[i]) != NULL)
-            return 1;
-    return 0;
 }
 
 /* PEs on this host (MPI's shared-memory split, which sees the real host
@@ -84,7 +71,7 @@ static int host_crowded(void)
 
 int shm_net_start(pshm_bootstrap_t *boot, int mpi_thread)
 {
-    int init = 0, fin = 0, mrc, rc;
+    int init = 0, fin = 0, mrc, rc, rank, size;
 
     MPI_Initialized(&init);
     MPI_Finalized(&fin);
@@ -92,7 +79,7 @@ int shm_net_start(pshm_bootstrap_t *boot, int mpi_thread)
         shm_fatal("shmem_init", "MPI is already finalized: call shmem_init before "
                   "MPI_Finalize (and shmem_finalize before it too)");
     /* pshmrun's job (its socket in the environment) stays pshmrun's. */
-    if (getenv("PSHM_BOOT_FD") != NULL || (!init && !under_mpi_launcher()))
+    if (getenv("PSHM_BOOT_FD") != NULL || (!init && !shm_env_mpi_launch(&rank, &size)))
         return -1;
     if (!init) {
         mrc = MPI_Init_thread(NULL, NULL, mpi_thread, &mpi_provided);
