@@ -174,15 +174,21 @@ void shm_net_stop(pshm_bootstrap_t *boot)
     }
 }
 
+/* Between two rounds of serving and polling pshm, this many tests of the
+ * requests alone: an answer is seen one MPI_Testall after it lands, not
+ * after a whole round; serving others waits at most this many tests. */
+#define WAIT_TESTS 8
+
 void shm_net_waitall(int n, MPI_Request *reqs)
 {
-    for (;;) {
+    for (unsigned i = 1;; i++) {
         int done = 0, mrc = MPI_Testall(n, reqs, &done, MPI_STATUSES_IGNORE);
         if (mrc != MPI_SUCCESS)
             shm_mpi_fail("wait", "MPI_Testall", mrc);
         if (done)
             return;
-        shm_progress();
+        if (i % WAIT_TESTS == 0)
+            shm_progress();
         if (shm.crowded)
             sched_yield();
     }
