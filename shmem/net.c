@@ -176,7 +176,8 @@ void shm_net_stop(pshm_bootstrap_t *boot)
 
 /* Between two rounds of serving and polling pshm, this many tests of the
  * requests alone: an answer is seen one MPI_Testall after it lands, not
- * after a whole round; serving others waits at most this many tests. */
+ * after a whole round; serving others waits at most this many tests (not
+ * when PEs outnumber CPUs: a turn then includes a yield). */
 #define WAIT_TESTS 8
 
 void shm_net_waitall(int n, MPI_Request *reqs)
@@ -187,7 +188,8 @@ void shm_net_waitall(int n, MPI_Request *reqs)
             shm_mpi_fail("wait", "MPI_Testall", mrc);
         if (done)
             return;
-        if (i % WAIT_TESTS == 0)
+        /* Crowded, each turn yields the CPU and lasts long: serve at each. */
+        if (shm.crowded || i % WAIT_TESTS == 0)
             shm_progress();
         if (shm.crowded)
             sched_yield();
