@@ -97,6 +97,38 @@ void shm_env_load(shm_env_t *env)
     env->version = parse_flag(get2("SHMEM_VERSION", "SMA_VERSION", &name));
 }
 
+/* The variables MPI launchers give every process (Open MPI, MPICH's hydra
+ * and other PMI launchers, PMIx); pshmrun's socket means pshmrun started
+ * the process, whatever else is set. */
+int shm_env_mpi_launch(int *rank, int *size)
+{
+    static const char *const rank_vars[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"};
+    static const char *const size_vars[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE"};
+    int found = getenv("MPI_LOCALNRANKS") != NULL;
+
+    *rank = -1;
+    *size = -1;
+    if (getenv("PSHM_BOOT_FD") != NULL)
+        return 0;
+    for (size_t i = 0; i < sizeof rank_vars / sizeof rank_vars[0]; i++) {
+        const char *v = getenv(rank_vars[i]);
+        if (v != NULL) {
+            found = 1;
+            if (*rank < 0)
+                *rank = atoi(v);
+        }
+    }
+    for (size_t i = 0; i < sizeof size_vars / sizeof size_vars[0]; i++) {
+        const char *v = getenv(size_vars[i]);
+        if (v != NULL) {
+            found = 1;
+            if (*size < 0)
+                *size = atoi(v);
+        }
+    }
+    return found;
+}
+
 void shm_env_print(const shm_env_t *env)
 {
     if (env->version || env->info)

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int thread_level = SHMEM_THREAD_SINGLE;
 static int atexit_armed;
@@ -98,6 +99,25 @@ static void finalize_at_exit(void)
         shmem_finalize();
 }
 
+/* Built without MPI but started by an MPI launcher with others: each
+ * process would be a job of one, and the program would run N times alone.
+ * Refused, told by rank 0 (the others give it time to say it, as mpirun
+ * ends the job when a process fails). */
+static void refuse_mpi_launch(void)
+{
+    int rank, size;
+
+    if (PSHMEM_HAVE_MPI || !shm_env_mpi_launch(&rank, &size) || size == 1)
+        return;
+    if (rank <= 0)
+        shm_fatal("shmem_init", "started by an MPI launcher (as rank %d of %d), but this "
+                  "OpenSHMEM library was built without MPI and cannot join the other "
+                  "processes: run with oshrun -n N on one host, or rebuild pshm with MPI "
+                  "(./configure --with-mpi)", rank, size);
+    sleep(10);
+    exit(1);
+}
+
 /* The thread level asked of MPI for a SHMEM level: a progress thread (and a
  * program's threads at SHMEM_THREAD_MULTIPLE) need MPI_THREAD_MULTIPLE. */
 static int mpi_level(int requested, const shm_env_t *env)
@@ -139,6 +159,7 @@ static void init_with(int requested)
     if (shm.initialized)
         return;
     shm_env_load(&env);
+    refuse_mpi_launch();
     shm.progress_us = env.progress_us;
     thread_level = requested;
     provided = shm_net_start(&mpi_boot, mpi_level(requested, &env));

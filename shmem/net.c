@@ -18,7 +18,6 @@
 
 #include <sched.h>
 #include <stdlib.h>
-#include <string.h>
 
 MPI_Comm shm_comm = MPI_COMM_NULL;
 MPI_Win shm_win[SHM_NAREAS] = {MPI_WIN_NULL, MPI_WIN_NULL};
@@ -46,38 +45,33 @@ int shm_net_area(const char *call, const void *sym, size_t n, size_t *off)
     return a;
 }
 
-/* Started by an MPI launcher (mpirun, mpiexec, srun with PMI): one of the
- * variables they give every process. */
-static int under_mpi_launcher(void)
-{
-    static const char *const vars[] = {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK",
-                                       "PMI_SIZE", "MPI_LOCALNRANKS"};
-    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++)
-        if (getenv(vars[i]) != NULL)
-            return 1;
-    return 0;
-}
-
 /* PEs on this host (MPI's shared-memory split, which sees the real host
- * whatever the supernodes) against the CPUs this process may run on. */
+ * whatever the supernodes) against the CPUs they may run on together: the
+ * union of their affinity masks (mpirun may bind each to a core of its own,
+ * and then one PE's mask alone would say "crowded" wrongly). */
 static int host_crowded(void)
 {
     MPI_Comm host;
-    cpu_set_t set;
-    int n = 0, cpus;
+    cpu_set_t set, all;
+    int n = 0;
 
     if (MPI_Comm_split_type(shm_comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &host) !=
         MPI_SUCCESS)
         return 0;
+    if (sched_getaffinity(0, sizeof set, &set) != 0) {
+        CPU_ZERO(&set);
+        CPU_SET(0, &set);
+    }
     MPI_Comm_size(host, &n);
+    if (MPI_Allreduce(&set, &all, (int)sizeof set, MPI_BYTE, MPI_BOR, host) != MPI_SUCCESS)
+        all = set;
     MPI_Comm_free(&host);
-    cpus = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 1;
-    return n > cpus;
+    return n > CPU_COUNT(&all);
 }
 
 int shm_net_start(pshm_bootstrap_t *boot, int mpi_thread)
 {
-    int init = 0, fin = 0, mrc, rc;
+    int init = 0, fin = 0, mrc, rc, rank, size;
 
     MPI_Initialized(&init);
     MPI_Finalized(&fin);
@@ -85,7 +79,7 @@ int shm_net_start(pshm_bootstrap_t *boot, int mpi_thread)
         shm_fatal("shmem_init", "MPI is already finalized: call shmem_init before "
                   "MPI_Finalize (and shmem_finalize before it too)");
     /* pshmrun's job (its socket in the environment) stays pshmrun's. */
-    if (getenv("PSHM_BOOT_FD") != NULL || (!init && !under_mpi_launcher()))
+    if (getenv("PSHM_BOOT_FD") != NULL || (!init && !shm_env_mpi_launch(&rank, &size)))
         return -1;
     if (!init) {
         mrc = MPI_Init_thread(NULL, NULL, mpi_thread, &mpi_provided);
@@ -180,15 +174,21 @@ void shm_net_stop(pshm_bootstrap_t *boot)
     }
 }
 
+/* Between two rounds of serving and polling pshm, this many tests of the
+ * requests alone: an answer is seen one MPI_Testall after it lands, not
+ * after a whole round; serving others waits at most this many tests. */
+#define WAIT_TESTS 8
+
 void shm_net_waitall(int n, MPI_Request *reqs)
 {
-    for (;;) {
+    for (unsigned i = 1;; i++) {
         int done = 0, mrc = MPI_Testall(n, reqs, &done, MPI_STATUSES_IGNORE);
         if (mrc != MPI_SUCCESS)
             shm_mpi_fail("wait", "MPI_Testall", mrc);
         if (done)
             return;
-        shm_progress();
+        if (i % WAIT_TESTS == 0)
+            shm_progress();
         if (shm.crowded)
             sched_yield();
     }

@@ -230,6 +230,10 @@ typedef struct shm_env {
 #define SHM_HEAP_DEFAULT_MIN ((size_t)8 << 20)
 /* Reads and checks the variables; a bad value is fatal (named). */
 void shm_env_load(shm_env_t *env) SHM_HIDDEN;
+/* 1 if an MPI launcher (mpirun, mpiexec, srun with PMI) started this
+ * process and pshmrun did not; *rank and *size from its variables, -1 when
+ * it does not tell. */
+int shm_env_mpi_launch(int *rank, int *size) SHM_HIDDEN;
 /* SHMEM_INFO: the implementation's variables and values, on stdout. */
 void shm_env_print(const shm_env_t *env) SHM_HIDDEN;
 

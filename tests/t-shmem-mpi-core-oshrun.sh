@@ -3,7 +3,8 @@
 # default; mpirun with --mpi, OSHRUN_LAUNCHER=mpirun or a host file, with
 # -x, --oversubscribe, --hosts K and the program's arguments passed on;
 # usage errors (exit 2, one message) for a launcher that cannot be, and for
-# --mpi in a library built without MPI.
+# --mpi in a library built without MPI; SHMEM_PROGRESS_INTERVAL parsed
+# strictly in either build.
 . "$(dirname "$0")/shmem/mpi_core.sh"
 O=$B/shmem/oshrun
 P=$B/tests/shmem/mpi_core
@@ -25,6 +26,14 @@ osh() {
     fi
     ok "${envs[*]} oshrun ${*#$B/} -> $got"
 }
+
+# SHMEM_PROGRESS_INTERVAL: digits only, 0..10000000, or shmem_init refuses.
+for v in abc 1ms 1K -5 "" 10000001 " 5"; do
+    osh 1 "SHMEM_PROGRESS_INTERVAL=$v" -- -n 1 "$H" &&
+        expect "SHMEM_PROGRESS_INTERVAL='$v' is not a period"
+done
+osh 0 SHMEM_PROGRESS_INTERVAL=0 -- -n 1 "$H"
+osh 0 SHMEM_PROGRESS_INTERVAL=10000000 -- -n 1 "$H"
 
 if [ "$SHMEM_MPI" != 1 ]; then
     osh 2 -- -n 2 --mpi "$H" && expect "this OpenSHMEM library was built without MPI"

@@ -9,7 +9,11 @@
  * barrier between phases.
  *
  *   tickets  fetch_inc and fetch_inc_nbi: the old values are a permutation
- *   count    inc, add 2, fetch_add 3, a compare_swap increment: the sum
+ *   count    inc, add 2, fetch_add 3 by every PE; all but the target go
+ *            on until every PE did its rounds, so that the target's peers
+ *            hit the word while the target, waiting, applies the other
+ *            supernodes' requests to it: the sum; then a compare_swap
+ *            increment: the count
  *   swap     distinct values swapped in: the values swapped out plus the
  *            last one are a permutation of all of them and the first
  *   fetch    set of a value whose bytes are all alike, fetch: never torn
@@ -20,11 +24,14 @@
  */
 #include "check.h"
 
+#include <sched.h>
 #include <string.h>
 
 static int iter = 40;
 static int me, npes;
 static long long *mine, *all; /* the fetched values; all (heap): PE 0 gathers */
+static long done;              /* PEs done with a phase's rounds, cumulative */
+static long phase;
 
 /* Every PE's mine[0..n) into PE 0's all[pe * n ..]; then a barrier. */
 static void gather(int n)
@@ -62,7 +69,6 @@ static void phase_end(void)
     static T s_##N[4];                                                           \
     static void amo_##N(int t, T *v, const char *area)                           \
     {                                                                            \
-        const long long total = (long long)iter * npes;                         \
         if (me == t) memset(v, 0, 4 * sizeof(T));                                \
         shmem_barrier_all();                                                     \
         for (int i = 0; i < iter; i++) {                                         \
@@ -74,20 +80,60 @@ static void phase_end(void)
                 old = shmem_##N##_atomic_fetch_inc(&v[0], t);                    \
             }                                                                    \
             mine[i] = (long long)old;                                            \
-            shmem_##N##_atomic_inc(&v[1], t);                                    \
-            shmem_##N##_atomic_add(&v[1], (T)2, t);                              \
-            T o3 = shmem_##N##_atomic_fetch_add(&v[1], (T)3, t);                 \
-            CHECK((long long)o3 < 7 * total, #N " %s fetch_add old %lld", area, (long long)o3); \
-            T seen = shmem_##N##_atomic_fetch(&v[1], t), prev;                   \
-            while ((prev = shmem_##N##_atomic_compare_swap(&v[1], seen, (T)(seen + 1), t)) != seen) \
-                seen = prev;                                                     \
         }                                                                        \
         phase_end();                                                             \
         gather(iter);                                                            \
         if (me == 0) check_perm(#N " fetch_inc tickets", iter, 0, 0);            \
+        /* count: every PE but the target adds until all have done iter */    \
+        /* rounds, so that the target's peers keep hitting the word while the */ \
+        /* target, waiting, applies the others' requests to it */               \
+        long long rounds = 0;                                                    \
+        /* rounds per PE that keep every counter under 2^31 */                \
+        const long long cap = ((1LL << 31) - 1) / (6LL * npes) - 1;              \
+        phase++;                                                                 \
+        for (;;) {                                                               \
+            shmem_##N##_atomic_inc(&v[1], t);                                    \
+            shmem_##N##_atomic_add(&v[1], (T)2, t);                              \
+            T o3 = shmem_##N##_atomic_fetch_add(&v[1], (T)3, t);                 \
+            CHECK((long long)o3 < 6 * cap * npes, #N " %s fetch_add old %lld", area, (long long)o3); \
+            if (++rounds == iter)                                                \
+                for (int pe = 0; pe < npes; pe++)                                \
+                    shmem_long_atomic_inc(&done, pe);                            \
+            /* the target, or a PE whose rounds would overflow, waits */         \
+            if (rounds >= iter && (me == t || rounds >= cap)) {                  \
+                shmem_long_wait_until(&done, SHMEM_CMP_GE, phase * npes);        \
+                break;                                                           \
+            }                                                                    \
+            if (rounds >= iter && shmem_long_test(&done, SHMEM_CMP_GE, phase * npes)) \
+                break;                                                           \
+            if (rounds % 256 == 0) /* PEs may outnumber the CPUs */              \
+                sched_yield();                                                   \
+        }                                                                        \
+        phase_end();                                                             \
+        mine[0] = rounds;                                                        \
+        gather(1);                                                               \
+        if (me == 0) {                                                           \
+            long long sum = 0;                                                   \
+            for (int pe = 0; pe < npes; pe++) sum += all[pe];                    \
+            T got = shmem_##N##_atomic_fetch(&v[1], t);                          \
+            CHECK((long long)got == 6 * sum, #N " %s on PE %d: counter %lld, expected %lld " \
+                  "(an update was lost)", area, t, (long long)got, 6 * sum);     \
+        }                                                                        \
+        shmem_barrier_all();                                                     \
+        /* compare_swap as an increment (alone: a CPU hammering the word */      \
+        /* would starve the other path's attempts) */                             \
+        for (int i = 0; i < iter; i++) {                                         \
+            T seen = shmem_##N##_atomic_fetch(&v[2], t), prev;                   \
+            while ((prev = shmem_##N##_atomic_compare_swap(&v[2], seen, (T)(seen + 1), t)) != seen) \
+                seen = prev;                                                     \
+        }                                                                        \
+        phase_end();                                                             \
         if (me == t)                                                             \
-            CHECK((long long)v[1] == 7 * total, #N " %s on PE %d: counter %lld, expected %lld", \
-                  area, t, (long long)v[1], 7 * total);                          \
+            CHECK((long long)v[2] == (long long)iter * npes, #N " %s on PE %d: compare_swap " \
+                  "counter %lld, expected %lld", area, t, (long long)v[2], (long long)iter * npes); \
+        shmem_barrier_all();                                                     \
+        if (me == t) v[2] = 0;                                                   \
+        shmem_barrier_all();                                                     \
         /* swap: PE p swaps in p * iter + i + 1; 0 is there first */             \
         for (int i = 0; i < iter; i++) {                                         \
             T in = (T)((long long)me * iter + i + 1), old = (T)-1;               \

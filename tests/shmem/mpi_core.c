@@ -11,6 +11,10 @@
  *   compute [S]  PE 0 computes without calling the library (S seconds at
  *            most, default 60) while the others send it atomics: the
  *            progress thread answers.
+ *   idle S   (a measurement, not a check) PE 0 sleeps S seconds without
+ *            calling the library while PE 1 sends it fetch_adds: prints
+ *            PE 0's CPU time per second (the progress thread's cost) and
+ *            the median fetch_add time (how soon a busy PE answers).
  *   exit N   the last PE calls shmem_global_exit(N) while the others wait
  *            in a barrier.
  *   die      the last PE is killed while the others wait for it.
@@ -20,6 +24,7 @@
 
 #include <signal.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -221,6 +226,51 @@ static void test_compute(int me, int npes, int secs)
     shmem_barrier_all();
 }
 
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void measure_idle(int me, int secs)
+{
+    static long ctr;
+    shmem_barrier_all();
+    if (me == 0) {
+        struct rusage r0, r1;
+        double t0 = now_s();
+        getrusage(RUSAGE_SELF, &r0);
+        sleep((unsigned)secs);
+        getrusage(RUSAGE_SELF, &r1);
+        double cpu = (double)(r1.ru_utime.tv_sec - r0.ru_utime.tv_sec) +
+                     (double)(r1.ru_stime.tv_sec - r0.ru_stime.tv_sec) +
+                     (double)(r1.ru_utime.tv_usec - r0.ru_utime.tv_usec) * 1e-6 +
+                     (double)(r1.ru_stime.tv_usec - r0.ru_stime.tv_usec) * 1e-6;
+        printf("idle PE: %.3f ms of CPU per second asleep\n", cpu / (now_s() - t0) * 1e3);
+    } else if (me == 1) {
+        enum { MAX = 100000 };
+        static double lat[MAX];
+        int n = 0;
+        double end = now_s() + secs - 1;
+        while (n < MAX && now_s() < end) {
+            double t = now_s();
+            (void)shmem_long_atomic_fetch_add(&ctr, 1, 0);
+            lat[n++] = now_s() - t;
+        }
+        qsort(lat, (size_t)n, sizeof lat[0], cmp_double);
+        printf("fetch_add to the idle PE: median %.1f us over %d calls\n",
+               n ? lat[n / 2] * 1e6 : 0.0, n);
+    }
+    shmem_barrier_all();
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "";
@@ -235,6 +285,8 @@ int main(int argc, char **argv)
         test_amo(me, npes);
     } else if (strcmp(mode, "compute") == 0) {
         test_compute(me, npes, argc > 2 ? atoi(argv[2]) : 60);
+    } else if (strcmp(mode, "idle") == 0 && argc > 2) {
+        measure_idle(me, atoi(argv[2]));
     } else if (strcmp(mode, "exit") == 0 && argc > 2) {
         shmem_barrier_all();
         if (me == npes - 1) {
@@ -251,7 +303,7 @@ int main(int argc, char **argv)
         shmem_long_wait_until(&never, SHMEM_CMP_NE, 0);
         CHECK(0, "woke without a put");
     } else {
-        CHECK(0, "unknown mode '%s' (rma, amo, compute, exit N, die)", mode);
+        CHECK(0, "unknown mode '%s' (rma, amo, compute [S], idle S, exit N, die)", mode);
     }
     if (me == 0) {
         int local = 0;

@@ -4,7 +4,8 @@
 # other supernodes are reached through MPI.
 #
 # A layout is N:hosts=K (N PEs, PSHM_SIM_HOSTS=K: PE r on simulated host
-# r % K) or N:maxsize=M (N PEs on this host, GASNET_SUPERNODE_MAXSIZE=M).
+# r % K) or N:maxsize=1 (N PEs on this host, GASNET_SUPERNODE_MAXSIZE=1).
+# Built without shared memory (--disable-pshm), every PE is alone in each.
 # The default three give a job with two PEs in each supernode, one with
 # supernodes of 2 and of 1 PEs, and one where every PE is alone:
 #   4:hosts=2    {0,2} {1,3}
@@ -40,6 +41,8 @@ unset PSHM_RANK PSHM_SIZE PSHM_JOB_TAG PSHM_BOOT_FD PSHM_SIM_HOSTS GASNET_SUPERN
 SPLIT_LAYOUTS=${SHMEM_SPLIT_LAYOUTS:-"4:hosts=2 6:hosts=4 3:maxsize=1"}
 SPLIT_ENV=()
 SPLIT_NAME=""
+SPLIT_ALONE=no
+grep -q "define PSHM_BACKEND_NONE 1" "$B/config.h" 2>/dev/null && SPLIT_ALONE=yes
 # Seconds a job may take before it counts as hung (it is then ended).
 SPLIT_TIMEOUT=${SHMEM_SPLIT_TIMEOUT:-60}
 
@@ -53,19 +56,22 @@ per_layout() {
 split_layout() {
     local n=${1%%:*} how=${1#*:}
     case $n:$how in
-    *[!0-9]*:* | :* | *:) bad "layout '$1' is not N:hosts=K or N:maxsize=M"; return 1 ;;
+    *[!0-9]*:* | :* | *:) bad "layout '$1' is not N:hosts=K or N:maxsize=1"; return 1 ;;
     esac
+    # SHMEM_TEST_SUPERNODES tells the programs who shares memory (check.h).
     case $how in
-    hosts=[1-9]*) SPLIT_ENV=("PSHM_SIM_HOSTS=${how#hosts=}") ;;
-    maxsize=[1-9]*) SPLIT_ENV=("GASNET_SUPERNODE_MAXSIZE=${how#maxsize=}") ;;
-    *) bad "layout '$1' is not N:hosts=K or N:maxsize=M"; return 1 ;;
+    hosts=[1-9]*) SPLIT_ENV=("PSHM_SIM_HOSTS=${how#hosts=}" "SHMEM_TEST_SUPERNODES=$how") ;;
+    maxsize=1) SPLIT_ENV=("GASNET_SUPERNODE_MAXSIZE=1" "SHMEM_TEST_SUPERNODES=alone") ;;
+    *) bad "layout '$1' is not N:hosts=K or N:maxsize=1"; return 1 ;;
     esac
+    [ "$SPLIT_ALONE" = yes ] && SPLIT_ENV+=("SHMEM_TEST_SUPERNODES=alone")
     PES=$n
     SPLIT_NAME="$n PEs, $how"
 }
 
 # split_run N PROGRAM [ARGS...]: the job, its output in $T/out and $T/err,
-# its status in SPLIT_STATUS and its duration in SPLIT_SECONDS; a job still
+# its status in SPLIT_STATUS, its duration in SPLIT_SECONDS, the number of
+# "pid P" lines it printed in SPLIT_PIDS (see split_gone); a job still
 # running after SPLIT_TIMEOUT seconds is ended and counts as hung (status
 # 124, or 137 when it had to be killed).
 split_run() {
@@ -75,6 +81,7 @@ split_run() {
         "$MPIRUN" "${MPIOPTS[@]}" -np "$n" "$@" >"$T/out" 2>"$T/err"
     SPLIT_STATUS=$?
     SPLIT_SECONDS=$((SECONDS - t0))
+    SPLIT_PIDS=$(grep -c '^pid [0-9]*$' "$T/out")
     [ "$SPLIT_SECONDS" -lt "$SPLIT_TIMEOUT" ] || SPLIT_STATUS=124
 }
 
@@ -100,4 +107,23 @@ job() {
         return 1
     fi
     ok "[$SPLIT_NAME] mpirun -np $n ${*#"$B/"} -> $got"
+}
+
+# split_gone: the PEs whose "pid P" lines the last job printed have ended
+# (or are only waiting to be reaped) within 10 s of mpirun's return, which
+# may come before its processes are gone; those still running are named in
+# SPLIT_LEFT (and ended).
+split_gone() {
+    local pid st i
+    for i in $(seq 50); do
+        SPLIT_LEFT=""
+        for pid in $(sed -n 's/^pid \([0-9]*\)$/\1/p' "$T/out"); do
+            st=$(ps -o stat= -p "$pid" 2>/dev/null) || continue
+            case $st in Z*) ;; *) SPLIT_LEFT="$SPLIT_LEFT $pid" ;; esac
+        done
+        [ -z "$SPLIT_LEFT" ] && return 0
+        sleep 0.2
+    done
+    kill -KILL $SPLIT_LEFT 2>/dev/null
+    return 1
 }
