@@ -87,6 +87,11 @@ void coll_consume(atomic_long *slot, long n) SHM_HIDDEN;
 /* Waits until *p >= v (acquire), with progress, peer-death exit and yield. */
 void coll_wait_ge(atomic_long *p, long v) SHM_HIDDEN;
 
+/* shmem_barrier_all's own state (coll_barrier_all.c), set up and dropped
+ * by shm_coll_init and shm_coll_fini (coll_net.c). */
+void coll_bar_init(void) SHM_HIDDEN;
+void coll_bar_fini(void) SHM_HIDDEN;
+
 /* Barrier over the set on pSync slots 3 and up (dissemination: in round k
  * member i signals member i + 2^k and waits for member i - 2^k, so two PEs
  * need one signal each way). Orders memory, but does not quiet. */

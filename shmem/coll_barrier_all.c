@@ -39,14 +39,13 @@ static struct {
     atomic_llong *in[COLL_ROUNDS_MAX];  /* round k's line here */
 } bar;
 
-void shm_coll_init(void)
+void coll_bar_init(void)
 {
     struct coll_scratch *mine = shm_scratch;
     /* The PEs this barrier spans: the job, or my supernode's. */
     int n = shm.multi ? shm.node_npes : shm.npes, me = 0;
 
     if (shm.multi) {
-        coll_net_init();
         while (shm.node_pes[me] != shm.me)
             me++;
     } else {
@@ -71,12 +70,9 @@ void shm_coll_init(void)
     bar.ready = 1;
 }
 
-void shm_coll_fini(void)
+void coll_bar_fini(void)
 {
     bar.ready = 0;
-    coll_span_fini();
-    if (shm.multi)
-        coll_net_fini();
 }
 
 struct coll_epoch_wait {

@@ -18,6 +18,25 @@
  */
 #include "coll.h"
 
+/* shmem_init's and shmem_finalize's hooks (weak references there). They
+ * live here because every collective uses this file: a statically linked
+ * program gets them with whichever collective it calls first, and so sets
+ * up what that one needs. */
+void shm_coll_init(void)
+{
+    if (shm.multi)
+        coll_net_init();
+    coll_bar_init();
+}
+
+void shm_coll_fini(void)
+{
+    coll_bar_fini();
+    coll_span_fini();
+    if (shm.multi)
+        coll_net_fini();
+}
+
 #if PSHMEM_HAVE_MPI
 
 #include "net.h"

@@ -59,20 +59,27 @@ static int under_mpi_launcher(void)
 }
 
 /* PEs on this host (MPI's shared-memory split, which sees the real host
- * whatever the supernodes) against the CPUs this process may run on. */
+ * whatever the supernodes) against the CPUs they may run on together: the
+ * union of their affinity masks (mpirun may bind each to a core of its own,
+ * and then one PE's mask alone would say "crowded" wrongly). */
 static int host_crowded(void)
 {
     MPI_Comm host;
-    cpu_set_t set;
-    int n = 0, cpus;
+    cpu_set_t set, all;
+    int n = 0;
 
     if (MPI_Comm_split_type(shm_comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &host) !=
         MPI_SUCCESS)
         return 0;
+    if (sched_getaffinity(0, sizeof set, &set) != 0) {
+        CPU_ZERO(&set);
+        CPU_SET(0, &set);
+    }
     MPI_Comm_size(host, &n);
+    if (MPI_Allreduce(&set, &all, (int)sizeof set, MPI_BYTE, MPI_BOR, host) != MPI_SUCCESS)
+        all = set;
     MPI_Comm_free(&host);
-    cpus = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 1;
-    return n > cpus;
+    return n > CPU_COUNT(&all);
 }
 
 int shm_net_start(pshm_bootstrap_t *boot, int mpi_thread)
