@@ -143,7 +143,8 @@ static void post(const char *call, int is_send, void *buf, size_t n, int pe, int
 static void net_wait(const char *call)
 {
     (void)call;
-    shm_net_waitall(reqs.n, reqs.r);
+    if (reqs.n > 0)
+        shm_net_waitall(reqs.n, reqs.r);
     reqs.n = 0;
 }
 
