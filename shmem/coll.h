@@ -1,9 +1,10 @@
 /*
  * coll.h - what the collectives share: active sets and the pSync protocol.
  *
- * Every PE's memory is mapped here, so a collective moves data with plain
- * loads and stores into peers' symmetric objects; what it needs from the
- * network is only "who has arrived", and that is counted in the user's pSync.
+ * Every PE of this supernode has its memory mapped here, so among them a
+ * collective moves data with plain loads and stores into peers' symmetric
+ * objects; what it needs from the network is only "who has arrived", and
+ * that is counted in the user's pSync.
  *
  * pSync slots hold counters relative to SHMEM_SYNC_VALUE. A signal is an
  * atomic add on the receiver's slot; the receiver waits for the count it

@@ -17,21 +17,34 @@
 
 #include <string.h>
 
+/* The root's side of coll_fanout, in two halves: tell the others (with n,
+ * when publish) that the data is ready; wait until all have copied it. */
+static void fanout_ready(const char *call, const coll_set_t *s, size_t n, long *pSync,
+                         int publish)
+{
+    for (int i = 0; i < s->size; i++) {
+        if (i == s->me)
+            continue;
+        if (publish)
+            atomic_store_explicit(coll_slot(call, s, pSync, i, COLL_TOTAL), (long)n,
+                                  memory_order_relaxed);
+        /* Release: the data, and the count, before the signal. */
+        coll_signal(coll_slot(call, s, pSync, i, COLL_READY));
+    }
+}
+
+static void fanout_done(const char *call, const coll_set_t *s, long *pSync)
+{
+    coll_consume(coll_slot(call, s, pSync, s->me, COLL_ACK), s->size - 1);
+}
+
 size_t coll_fanout(const char *call, const coll_set_t *s, int root, const void *from,
                    void *dest, size_t n, long *pSync, int publish, const void *own,
                    size_t own_n)
 {
     if (s->me == root) {
-        for (int i = 0; i < s->size; i++) {
-            if (i == root)
-                continue;
-            if (publish)
-                atomic_store_explicit(coll_slot(call, s, pSync, i, COLL_TOTAL), (long)n,
-                                      memory_order_relaxed);
-            /* Release: the data, and the count, before the signal. */
-            coll_signal(coll_slot(call, s, pSync, i, COLL_READY));
-        }
-        coll_consume(coll_slot(call, s, pSync, s->me, COLL_ACK), s->size - 1);
+        fanout_ready(call, s, n, pSync, publish);
+        fanout_done(call, s, pSync);
         return n;
     }
     coll_consume(coll_slot(call, s, pSync, s->me, COLL_READY), 1);
@@ -64,12 +77,9 @@ static void bcast_span(const char *call, coll_span_t *sp, void *dest, const void
             lroot++;
         if (shm.me == root_pe) {
             /* The local members copy while the root sends to the others. */
-            for (int i = 0; i < sp->local.size; i++)
-                if (i != lroot)
-                    coll_signal(coll_slot(call, &sp->local, pSync, i, COLL_READY));
+            fanout_ready(call, &sp->local, n, pSync, 0);
             coll_net_bcast(call, sp, (void *)source, n, root_node, root_pe);
-            coll_consume(coll_slot(call, &sp->local, pSync, sp->local.me, COLL_ACK),
-                         sp->local.size - 1);
+            fanout_done(call, &sp->local, pSync);
             return;
         }
         coll_fanout(call, &sp->local, lroot, source, dest, n, pSync, 0, NULL, 0);

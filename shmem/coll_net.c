@@ -78,7 +78,9 @@ void coll_net_init(void)
               MPI_Allgather(&id, 1, MPI_INT, coll_node_id, 1, MPI_INT, net_comm));
     NET_CHECK(call, "MPI_Comm_split",
               MPI_Comm_split(net_comm, id == shm.me ? 0 : MPI_UNDEFINED, shm.me, &leaders_comm));
-    NET_CHECK(call, "MPI_Comm_get_attr", MPI_Comm_get_attr(net_comm, MPI_TAG_UB, &ub, &flag));
+    /* MPI keeps the tag bound on MPI_COMM_WORLD. */
+    NET_CHECK(call, "MPI_Comm_get_attr",
+              MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &ub, &flag));
     tag_ub = flag && ub != NULL ? *ub : 32767; /* the least the standard allows */
     seq_mask = 1;
     while (((long)seq_mask * 2 + 1) * COLL_STEPS + COLL_STEPS - 1 <= tag_ub && seq_mask < (1u << 24))
@@ -143,7 +145,8 @@ static void post(const char *call, int is_send, void *buf, size_t n, int pe, int
 static void net_wait(const char *call)
 {
     (void)call;
-    shm_net_waitall(reqs.n, reqs.r);
+    if (reqs.n > 0)
+        shm_net_waitall(reqs.n, reqs.r);
     reqs.n = 0;
 }
 

@@ -9,7 +9,7 @@
 # The default three give a job with two PEs in each supernode, one with
 # supernodes of 2 and of 1 PEs, and one where every PE is alone:
 #   4:hosts=2    {0,2} {1,3}
-#   6:hosts=4    {0,4} {1,5} {2} {3}
+#   5:hosts=4    {0,4} {1} {2} {3}
 #   3:maxsize=1  {0} {1} {2}
 # SHMEM_SPLIT_LAYOUTS overrides the list (space-separated).
 #
@@ -38,7 +38,7 @@ fi
 # Not under pshmrun: the bootstrap is MPI's.
 unset PSHM_RANK PSHM_SIZE PSHM_JOB_TAG PSHM_BOOT_FD PSHM_SIM_HOSTS GASNET_SUPERNODE_MAXSIZE
 
-SPLIT_LAYOUTS=${SHMEM_SPLIT_LAYOUTS:-"4:hosts=2 6:hosts=4 3:maxsize=1"}
+SPLIT_LAYOUTS=${SHMEM_SPLIT_LAYOUTS:-"4:hosts=2 5:hosts=4 3:maxsize=1"}
 SPLIT_ENV=()
 SPLIT_NAME=""
 SPLIT_ALONE=no
