@@ -1,9 +1,10 @@
 /*
  * coll.h - what the collectives share: active sets and the pSync protocol.
  *
- * Every PE's memory is mapped here, so a collective moves data with plain
- * loads and stores into peers' symmetric objects; what it needs from the
- * network is only "who has arrived", and that is counted in the user's pSync.
+ * Every PE of this supernode has its memory mapped here, so among them a
+ * collective moves data with plain loads and stores into peers' symmetric
+ * objects; what it needs from the network is only "who has arrived", and
+ * that is counted in the user's pSync.
  *
  * pSync slots hold counters relative to SHMEM_SYNC_VALUE. A signal is an
  * atomic add on the receiver's slot; the receiver waits for the count it
@@ -16,9 +17,17 @@
  *   slot 1  broadcast: "the root's source is ready"
  *   slot 2  broadcast: acks to the root, "copied"
  *   slot 3 + k  sync: the signal of round k (dissemination)
+ *   slot 19     a job on several supernodes: the byte count a supernode's
+ *               leader hands each member with the data (collect), stored
+ *               as is and set back by the member that reads it
  * Each kind of signal has slots of its own, so that a PE that has left one
  * collective and started the next on the same pSync cannot have its signal
  * taken for one of another kind.
+ *
+ * When the job spans supernodes (shm.multi), a set's members of one
+ * supernode run the same algorithms among themselves (a coll_set_t with an
+ * explicit member list), and one leader per supernode carries the rest over
+ * MPI (coll_net.c); coll_span.c tells how a set lies across supernodes.
  */
 #ifndef PSHMEM_COLL_H
 #define PSHMEM_COLL_H
@@ -30,7 +39,8 @@
 
 enum { COLL_COUNT = 0, COLL_READY = 1, COLL_ACK = 2, COLL_ROUND0 = 3 };
 #define COLL_ROUNDS_MAX 16 /* barrier rounds: up to 2^16 PEs */
-#define COLL_SYNC_SLOTS (COLL_ROUND0 + COLL_ROUNDS_MAX)
+#define COLL_TOTAL (COLL_ROUND0 + COLL_ROUNDS_MAX)
+#define COLL_SYNC_SLOTS (COLL_TOTAL + 1)
 
 _Static_assert(SHMEM_BARRIER_SYNC_SIZE >= COLL_SYNC_SLOTS &&
                    SHMEM_BCAST_SYNC_SIZE >= COLL_SYNC_SLOTS &&
@@ -41,17 +51,20 @@ _Static_assert(SHMEM_BARRIER_SYNC_SIZE >= COLL_SYNC_SLOTS &&
                "the pSync sizes of shmem.h are smaller than the collectives use");
 _Static_assert(sizeof(long) == sizeof(atomic_long), "pSync slots are used as atomic_long");
 
-/* An active set: PE of member i is start + i * stride; `me` is my index. */
+/* An active set: PE of member i is start + i * stride, or pes[i] when pes
+ * is not NULL (one supernode's members of a set, ascending); `me` is my
+ * index. */
 typedef struct coll_set {
     int start;
     int stride;
     int size;
     int me;
+    const int *pes;
 } coll_set_t;
 
 static inline int coll_pe(const coll_set_t *s, int i)
 {
-    return s->start + i * s->stride;
+    return s->pes != NULL ? s->pes[i] : s->start + i * s->stride;
 }
 
 /* Checks the triplet (fatal error naming `call` and the bad value) and that
@@ -75,10 +88,83 @@ void coll_consume(atomic_long *slot, long n) SHM_HIDDEN;
 /* Waits until *p >= v (acquire), with progress, peer-death exit and yield. */
 void coll_wait_ge(atomic_long *p, long v) SHM_HIDDEN;
 
+/* shmem_barrier_all's own state (coll_barrier_all.c), set up and dropped
+ * by shm_coll_init and shm_coll_fini (coll_net.c). */
+void coll_bar_init(void) SHM_HIDDEN;
+void coll_bar_fini(void) SHM_HIDDEN;
+
 /* Barrier over the set on pSync slots 3 and up (dissemination: in round k
  * member i signals member i + 2^k and waits for member i - 2^k, so two PEs
  * need one signal each way). Orders memory, but does not quiet. */
 void coll_sync(const char *call, const coll_set_t *s, long *pSync) SHM_HIDDEN;
+
+/* Broadcast within s from member `root`: every other member copies n bytes
+ * of the symmetric object `from` on the root into its dest (pulling), then
+ * acknowledges; the root returns when all have copied. With publish, the
+ * root stores n in each member's COLL_TOTAL slot and the others take their
+ * count from there (pass n = 0): the caller on a member does not know it.
+ * A member's copy must not overlap [own, own + own_n) (fatal, naming call).
+ * Returns the bytes copied. Uses pSync slots READY, ACK (and TOTAL). */
+size_t coll_fanout(const char *call, const coll_set_t *s, int root, const void *from,
+                   void *dest, size_t n, long *pSync, int publish, const void *own,
+                   size_t own_n) SHM_HIDDEN;
+
+/*
+ * How an active set lies across supernodes, in a job that spans several.
+ * Supernodes are numbered 0.. in the order of their lowest member of the
+ * set; that member is the supernode's leader for the set. Members of one
+ * supernode are listed in set order.
+ */
+typedef struct coll_span {
+    int start, stride, size; /* the set */
+    coll_set_t local;        /* this supernode's members (local.pes; leader: local.me == 0) */
+    int nnodes;              /* supernodes with members */
+    int node;                /* this PE's supernode */
+    int *leader;             /* [nnodes] each supernode's leader (PE) */
+    int *first;              /* [nnodes + 1] members of supernode g: idx[first[g] .. first[g+1]) */
+    int *idx;                /* [size] set indices, supernode after supernode */
+    int *node_of;            /* [size] each member's supernode */
+    unsigned seq;            /* collectives this PE entered on the set (message tags) */
+    struct coll_span *next;
+} coll_span_t;
+
+/* For a collective on s in a job that spans supernodes: the span of s,
+ * built on first use and kept, its seq advanced by one (every member calls
+ * once per collective, so all agree). NULL when the job is on one supernode
+ * or all of s is in mine: then the one-supernode algorithms apply as is. */
+coll_span_t *coll_span(const char *call, const coll_set_t *s) SHM_HIDDEN;
+/* Frees every span (shmem_finalize). */
+void coll_span_fini(void) SHM_HIDDEN;
+
+/* The leaders' messages (coll_net.c), over MPI; every call below is made by
+ * the set's leaders only, and returns when this leader's part is done. Waits
+ * make progress on both paths and yield when this host is oversubscribed. */
+void coll_net_init(void) SHM_HIDDEN;  /* collective over the job, at init */
+void coll_net_fini(void) SHM_HIDDEN;
+/* The supernode of every PE (its lowest PE), filled by coll_net_init. */
+extern int *coll_node_id SHM_HIDDEN;
+/* shmem_barrier_all's step between supernodes: one MPI barrier among the
+ * supernodes' leaders. */
+void coll_net_barrier_all(void) SHM_HIDDEN;
+/* A barrier among the leaders of sp (dissemination). */
+void coll_net_sync(const char *call, coll_span_t *sp) SHM_HIDDEN;
+/* Broadcast of n bytes at buf down a binomial tree over the supernodes,
+ * from supernode root_node, where PE root_pe (not necessarily the leader)
+ * holds the data and sends; every other supernode's leader receives. */
+void coll_net_bcast(const char *call, coll_span_t *sp, void *buf, size_t n, int root_node,
+                    int root_pe) SHM_HIDDEN;
+/* Every leader sends send[g] (slen[g] bytes) to the leader of supernode g
+ * and receives rlen[g] bytes into recv[g] from it, for every g but its own;
+ * `step` tells apart the exchanges of one collective. */
+void coll_net_exchange(const char *call, coll_span_t *sp, int step, void *const *send,
+                       const size_t *slen, void *const *recv, const size_t *rlen) SHM_HIDDEN;
+enum { COLL_STEP_SYNC = 0, COLL_STEP_BCAST = 40, COLL_STEP_COUNTS, COLL_STEP_DATA,
+       COLL_STEPS = 64 };
+
+/* coll_sync over the whole of s: with sp (coll_span), each supernode's
+ * members, then their leaders over MPI, then each supernode's again. */
+void coll_sync_span(const char *call, const coll_set_t *s, coll_span_t *sp,
+                    long *pSync) SHM_HIDDEN;
 
 /* nelems * esize, fatal (naming call) if it overflows. */
 size_t coll_bytes(const char *call, size_t nelems, size_t esize) SHM_HIDDEN;

@@ -39,19 +39,28 @@ static struct {
     atomic_llong *in[COLL_ROUNDS_MAX];  /* round k's line here */
 } bar;
 
-void shm_coll_init(void)
+void coll_bar_init(void)
 {
     struct coll_scratch *mine = shm_scratch;
+    /* The PEs this barrier spans: the job, or my supernode's. */
+    int n = shm.multi ? shm.node_npes : shm.npes, me = 0;
 
+    if (shm.multi) {
+        while (shm.node_pes[me] != shm.me)
+            me++;
+    } else {
+        me = shm.me;
+    }
     bar.rounds = 0;
-    while (bar.rounds < COLL_ROUNDS_MAX && (1 << bar.rounds) < shm.npes)
+    while (bar.rounds < COLL_ROUNDS_MAX && (1 << bar.rounds) < n)
         bar.rounds++;
-    if ((1 << bar.rounds) < shm.npes)
-        shm_fatal("shmem_init", "%d PEs; the barrier handles at most %d", shm.npes,
+    if ((1 << bar.rounds) < n)
+        shm_fatal("shmem_init", "%d PEs; the barrier handles at most %d", n,
                   1 << COLL_ROUNDS_MAX);
     for (unsigned k = 0; k < bar.rounds; k++) {
-        int to = (shm.me + (1 << k)) % shm.npes;
-        struct coll_scratch *peer = shm_remote("shmem_init", shm_scratch, to);
+        int to = (me + (1 << k)) % n;
+        struct coll_scratch *peer =
+            shm_remote("shmem_init", shm_scratch, shm.multi ? shm.node_pes[to] : to);
 
         bar.out[k] = &peer->round[k].epoch;
         bar.in[k] = &mine->round[k].epoch;
@@ -61,7 +70,7 @@ void shm_coll_init(void)
     bar.ready = 1;
 }
 
-void shm_coll_fini(void)
+void coll_bar_fini(void)
 {
     bar.ready = 0;
 }
@@ -78,7 +87,7 @@ static int coll_epoch_cond(void *arg)
     return atomic_load_explicit(w->p, memory_order_acquire) >= w->v;
 }
 
-static void coll_barrier_all(void)
+static void node_barrier(void)
 {
     long long epoch = ++bar.epoch;
 
@@ -93,6 +102,16 @@ static void coll_barrier_all(void)
             shm_wait(coll_epoch_cond, &w);
         }
     }
+}
+
+static void coll_barrier_all(void)
+{
+    node_barrier();
+    if (SHM_LIKELY(!shm.multi))
+        return;
+    if (shm.node_leader == shm.me)
+        coll_net_barrier_all();
+    node_barrier();
 }
 
 void shmem_barrier_all(void)

@@ -21,6 +21,7 @@
  */
 #include "coll.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 typedef void (*coll_combine_fn)(void *acc, const void *in, size_t n);
@@ -37,14 +38,107 @@ static void slice_of(size_t nreduce, size_t chunk, int i, size_t *lo, size_t *hi
         *lo = *hi;
 }
 
+/* The reduction within the set s (all members mapped here). */
+static void reduce_local(const char *call, void *dest, const void *source, int nreduce,
+                         size_t esize, coll_combine_fn combine, const coll_set_t *s,
+                         void *pWrk, long *pSync)
+{
+    _Alignas(64) unsigned char acc[COLL_REDUCE_BLOCK];
+    size_t per = COLL_REDUCE_BLOCK / esize, n = (size_t)nreduce * esize, chunk, lo, hi;
+    int in_wrk;
+
+    if (s->size == 1) {
+        if (dest != source)
+            memcpy(dest, source, n);
+        return;
+    }
+    chunk = ((size_t)nreduce + (size_t)s->size - 1) / (size_t)s->size;
+    in_wrk = chunk <= SHMEM_REDUCE_MIN_WRKDATA_SIZE;
+    if (in_wrk)
+        shm_remote_range(call, pWrk, chunk * esize, shm.me);
+    slice_of((size_t)nreduce, chunk, s->me, &lo, &hi);
+
+    coll_sync(call, s, pSync);
+    for (size_t b = lo; b < hi; b += per) {
+        size_t cnt = hi - b < per ? hi - b : per;
+
+        for (int i = 0; i < s->size; i++) {
+            const char *src = i == s->me ? source : shm_remote_range(call, source, n, coll_pe(s, i));
+
+            if (i == 0)
+                memcpy(acc, src + b * esize, cnt * esize);
+            else
+                combine(acc, src + b * esize, cnt);
+        }
+        memcpy(in_wrk ? (char *)pWrk + (b - lo) * esize : (char *)dest + b * esize, acc,
+               cnt * esize);
+    }
+    coll_sync(call, s, pSync);
+    for (int k = 1; k < s->size; k++) {
+        int i = (s->me + k) % s->size;
+        size_t l, h;
+
+        slice_of((size_t)nreduce, chunk, i, &l, &h);
+        if (l == h)
+            continue;
+        const char *w = in_wrk ? shm_remote_range(call, pWrk, (h - l) * esize, coll_pe(s, i))
+                               : (char *)shm_remote_range(call, dest, n, coll_pe(s, i)) + l * esize;
+        memcpy((char *)dest + l * esize, w, (h - l) * esize);
+    }
+    if (in_wrk) {
+        if (hi > lo)
+            memcpy((char *)dest + lo * esize, pWrk, (hi - lo) * esize);
+    } else {
+        /* Nobody copies from this PE's dest after this. */
+        coll_sync(call, s, pSync);
+    }
+}
+
+/* Across supernodes: each supernode reduces its members' sources into
+ * their dests as above; the leaders swap these partial results (one
+ * message per pair of leaders) and each combines all of them in the order
+ * of the supernodes (by their lowest member), so every leader gets the same
+ * bits; the members copy their leader's dest. */
+static void reduce_span(const char *call, void *dest, const void *source, int nreduce,
+                        size_t esize, coll_combine_fn combine, coll_span_t *sp, void *pWrk,
+                        long *pSync)
+{
+    const coll_set_t *l = &sp->local;
+    size_t n = (size_t)nreduce * esize;
+
+    reduce_local(call, dest, source, nreduce, esize, combine, l, pWrk, pSync);
+    if (l->me == 0) {
+        int nn = sp->nnodes;
+        char *part = malloc(coll_bytes(call, (size_t)nn, n));
+        size_t *len = malloc((size_t)nn * sizeof(size_t));
+        void **buf = malloc(2 * (size_t)nn * sizeof(void *));
+
+        if (part == NULL || len == NULL || buf == NULL)
+            shm_fatal(call, "out of memory for %d partial results of %zu bytes", nn, n);
+        for (int g = 0; g < nn; g++) {
+            buf[g] = dest;
+            buf[nn + g] = part + (size_t)g * n;
+            len[g] = n;
+        }
+        coll_net_exchange(call, sp, COLL_STEP_DATA, buf, len, buf + nn, len);
+        memcpy(part + (size_t)sp->node * n, dest, n);
+        memcpy(dest, part, n);
+        for (int g = 1; g < nn; g++)
+            combine(dest, part + (size_t)g * n, (size_t)nreduce);
+        free(buf);
+        free(len);
+        free(part);
+    }
+    coll_fanout(call, l, 0, dest, dest, n, pSync, 0, NULL, 0);
+}
+
 static void coll_reduce(const char *call, void *dest, const void *source, int nreduce,
                         size_t esize, coll_combine_fn combine, int PE_start, int logPE_stride,
                         int PE_size, void *pWrk, long *pSync)
 {
-    _Alignas(64) unsigned char acc[COLL_REDUCE_BLOCK];
-    size_t per = COLL_REDUCE_BLOCK / esize, n, chunk, lo, hi;
     coll_set_t s;
-    int in_wrk;
+    coll_span_t *sp;
+    size_t n;
 
     shm_check_init(call);
     coll_set_init(&s, call, PE_start, logPE_stride, PE_size);
@@ -57,51 +151,11 @@ static void coll_reduce(const char *call, void *dest, const void *source, int nr
     shm_remote_range(call, source, n, shm.me);
     if (dest != source)
         coll_check_overlap(call, dest, n, source, n);
-    if (s.size == 1) {
-        if (dest != source)
-            memcpy(dest, source, n);
-        return;
-    }
-    chunk = ((size_t)nreduce + (size_t)s.size - 1) / (size_t)s.size;
-    in_wrk = chunk <= SHMEM_REDUCE_MIN_WRKDATA_SIZE;
-    if (in_wrk)
-        shm_remote_range(call, pWrk, chunk * esize, shm.me);
-    slice_of((size_t)nreduce, chunk, s.me, &lo, &hi);
-
-    coll_sync(call, &s, pSync);
-    for (size_t b = lo; b < hi; b += per) {
-        size_t cnt = hi - b < per ? hi - b : per;
-
-        for (int i = 0; i < s.size; i++) {
-            const char *src = i == s.me ? source : shm_remote_range(call, source, n, coll_pe(&s, i));
-
-            if (i == 0)
-                memcpy(acc, src + b * esize, cnt * esize);
-            else
-                combine(acc, src + b * esize, cnt);
-        }
-        memcpy(in_wrk ? (char *)pWrk + (b - lo) * esize : (char *)dest + b * esize, acc,
-               cnt * esize);
-    }
-    coll_sync(call, &s, pSync);
-    for (int k = 1; k < s.size; k++) {
-        int i = (s.me + k) % s.size;
-        size_t l, h;
-
-        slice_of((size_t)nreduce, chunk, i, &l, &h);
-        if (l == h)
-            continue;
-        const char *w = in_wrk ? shm_remote_range(call, pWrk, (h - l) * esize, coll_pe(&s, i))
-                               : (char *)shm_remote_range(call, dest, n, coll_pe(&s, i)) + l * esize;
-        memcpy((char *)dest + l * esize, w, (h - l) * esize);
-    }
-    if (in_wrk) {
-        if (hi > lo)
-            memcpy((char *)dest + lo * esize, pWrk, (hi - lo) * esize);
-    } else {
-        /* Nobody copies from this PE's dest after this. */
-        coll_sync(call, &s, pSync);
-    }
+    sp = coll_span(call, &s);
+    if (sp != NULL)
+        reduce_span(call, dest, source, nreduce, esize, combine, sp, pWrk, pSync);
+    else
+        reduce_local(call, dest, source, nreduce, esize, combine, &s, pWrk, pSync);
 }
 
 /* r = a OP b. Signed integers wrap (two's complement) instead of overflowing. */

@@ -26,6 +26,7 @@ void coll_set_init(coll_set_t *s, const char *call, int PE_start, int logPE_stri
     s->start = PE_start;
     s->stride = 1 << logPE_stride;
     s->size = PE_size;
+    s->pes = NULL;
     s->me = (shm.me - PE_start) / s->stride;
     if (shm.me < PE_start || (shm.me - PE_start) % s->stride != 0 || s->me >= PE_size)
         shm_fatal(call,
@@ -106,13 +107,27 @@ void coll_check_overlap(const char *call, const void *a, size_t n, const void *b
         shm_fatal(call, "dest %p (%zu bytes) and source %p (%zu bytes) overlap", a, n, b, m);
 }
 
+void coll_sync_span(const char *call, const coll_set_t *s, coll_span_t *sp, long *pSync)
+{
+    if (sp == NULL) {
+        coll_sync(call, s, pSync);
+        return;
+    }
+    /* The leader leaves the first once its supernode has arrived, and the
+     * others leave the second once it is back from the other leaders. */
+    coll_sync(call, &sp->local, pSync);
+    if (sp->local.me == 0)
+        coll_net_sync(call, sp);
+    coll_sync(call, &sp->local, pSync);
+}
+
 void shmem_sync(int PE_start, int logPE_stride, int PE_size, long *pSync)
 {
     coll_set_t s;
 
     shm_check_init("shmem_sync");
     coll_set_init(&s, "shmem_sync", PE_start, logPE_stride, PE_size);
-    coll_sync("shmem_sync", &s, pSync);
+    coll_sync_span("shmem_sync", &s, coll_span("shmem_sync", &s), pSync);
 }
 
 void shmem_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync)
@@ -124,5 +139,5 @@ void shmem_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync)
     /* The barrier implies quiet: this PE's puts are complete when others
      * leave it. */
     shmem_quiet();
-    coll_sync("shmem_barrier", &s, pSync);
+    coll_sync_span("shmem_barrier", &s, coll_span("shmem_barrier", &s), pSync);
 }

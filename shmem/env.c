@@ -82,9 +82,51 @@ void shm_env_load(shm_env_t *env)
         env->heap_size = (size_t)size;
         env->heap_set = 1;
     }
+    env->progress_us = SHM_PROGRESS_DEFAULT_US;
+    v = getenv("SHMEM_PROGRESS_INTERVAL");
+    if (v != NULL) {
+        if (parse_size(v, &size) < 0 || strspn(v, "0123456789") != strlen(v) ||
+            size > (uint64_t)SHM_PROGRESS_MAX_US)
+            shm_fatal("shmem_init", "SHMEM_PROGRESS_INTERVAL='%s' is not a period: give "
+                      "microseconds from 0 (no progress thread) to %ld, digits only", v,
+                      SHM_PROGRESS_MAX_US);
+        env->progress_us = (long)size;
+    }
     env->debug = parse_flag(get2("SHMEM_DEBUG", "SMA_DEBUG", &name));
     env->info = parse_flag(get2("SHMEM_INFO", "SMA_INFO", &name));
     env->version = parse_flag(get2("SHMEM_VERSION", "SMA_VERSION", &name));
+}
+
+/* The variables MPI launchers give every process (Open MPI, MPICH's hydra
+ * and other PMI launchers, PMIx); pshmrun's socket means pshmrun started
+ * the process, whatever else is set. */
+int shm_env_mpi_launch(int *rank, int *size)
+{
+    static const char *const rank_vars[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"};
+    static const char *const size_vars[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE"};
+    int found = getenv("MPI_LOCALNRANKS") != NULL;
+
+    *rank = -1;
+    *size = -1;
+    if (getenv("PSHM_BOOT_FD") != NULL)
+        return 0;
+    for (size_t i = 0; i < sizeof rank_vars / sizeof rank_vars[0]; i++) {
+        const char *v = getenv(rank_vars[i]);
+        if (v != NULL) {
+            found = 1;
+            if (*rank < 0)
+                *rank = atoi(v);
+        }
+    }
+    for (size_t i = 0; i < sizeof size_vars / sizeof size_vars[0]; i++) {
+        const char *v = getenv(size_vars[i]);
+        if (v != NULL) {
+            found = 1;
+            if (*size < 0)
+                *size = atoi(v);
+        }
+    }
+    return found;
 }
 
 void shm_env_print(const shm_env_t *env)
@@ -100,9 +142,12 @@ void shm_env_print(const shm_env_t *env)
            "  SHMEM_DEBUG           extra argument checks (any value but 0/no/false/off): %s\n"
            "  SHMEM_INFO            print this at start-up: yes\n"
            "  SHMEM_VERSION         print the library version at start-up: %s\n"
+           "  SHMEM_PROGRESS_INTERVAL  microseconds between the progress thread's polls in a\n"
+           "                        job over several supernodes (0: no thread): %ld%s\n"
            "  (SMA_SYMMETRIC_SIZE, SMA_DEBUG, SMA_INFO and SMA_VERSION are read when the\n"
            "   SHMEM_ name is unset; pshm's own variables are listed by pshm-info.)\n",
            env->heap_size, env->heap_set ? "" : " (default)", env->debug ? "on" : "off",
-           env->version ? "yes" : "no");
+           env->version ? "yes" : "no", env->progress_us,
+           getenv("SHMEM_PROGRESS_INTERVAL") ? "" : " (default)");
     fflush(stdout);
 }

@@ -1,10 +1,12 @@
 /*
  * init.c - shmem_init and shmem_finalize, the queries, global exit.
  *
- * shmem_init: pshm_init (started by oshrun, or a job of one), every PE must
- * be in this PE's supernode, pshm_attach of the symmetric heap (our segment),
- * the executable's data and bss made symmetric (statics.c), the translation
- * tables, the collectives' setup, a barrier. A program that returns from main
+ * shmem_init: pshm_init (started by oshrun, by mpirun through pshm's MPI
+ * bootstrap, or a job of one), the PEs of my supernode, pshm_attach of the
+ * symmetric heap (our segment), the executable's data and bss made
+ * symmetric (statics.c), the translation tables, the MPI side when the job
+ * spans supernodes (net.c), the collectives' setup, a barrier. Without MPI
+ * every PE must be in this PE's supernode. A program that returns from main
  * without shmem_finalize is finalized from atexit, as the specification asks.
  */
 #include "shmem_internal.h"
@@ -13,21 +15,46 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int thread_level = SHMEM_THREAD_SINGLE;
 static int atexit_armed;
+static pshm_bootstrap_t mpi_boot;   /* under MPI: pshm's bootstrap */
 
-/* Every PE must be reachable through shared memory: in this PE's supernode.
- * When one is not, every PE finds one that is not, so PE 0 tells it. */
+/* shm.node_pes: the PEs pshm reaches through shared memory, ascending. */
+static void find_node(void)
+{
+    shm.node_pes = malloc((size_t)shm.npes * sizeof(int));
+    if (shm.node_pes == NULL)
+        shm_fatal("shmem_init", "out of memory for the list of %d PEs", shm.npes);
+    shm.node_npes = 0;
+    for (int pe = 0; pe < shm.npes; pe++)
+        if (pshm_is_local(shm.ctx, pe) == 1)
+            shm.node_pes[shm.node_npes++] = pe;
+    shm.node_leader = shm.node_pes[0];
+    shm.multi = shm.node_npes < shm.npes;
+}
+
+/* Without MPI every PE must be reachable through shared memory: in this
+ * PE's supernode. When one is not, every PE finds one that is not, so PE 0
+ * tells it. */
 static void check_local(void)
 {
+    if (shm.mpi && PSHMEM_HAVE_MPI)
+        return;
     for (int pe = 0; pe < shm.npes; pe++) {
         if (pshm_is_local(shm.ctx, pe) == 1)
             continue;
+        if (pshm_host_count(shm.ctx) > 1 && PSHMEM_HAVE_MPI)
+            shm_fatal_all("shmem_init", "PE %d is on another host (the job spans %d hosts): a "
+                          "job started by pshmrun reaches only the PEs of one host; start it "
+                          "with mpirun (oshrun --mpi) to span hosts", pe,
+                          pshm_host_count(shm.ctx));
         if (pshm_host_count(shm.ctx) > 1)
             shm_fatal_all("shmem_init", "PE %d is on another host (the job spans %d hosts): this "
-                          "OpenSHMEM layer reaches only the PEs of one host; run all PEs on one "
-                          "host (oshrun -n N)", pe, pshm_host_count(shm.ctx));
+                          "OpenSHMEM layer was built without MPI and reaches only the PEs of one "
+                          "host; run all PEs on one host (oshrun -n N), or rebuild pshm with "
+                          "MPI (./configure --with-mpi)", pe, pshm_host_count(shm.ctx));
         if (strstr(pshm_version(), "(none backend)") != NULL)
             shm_fatal_all("shmem_init", "PE %d shares no memory with PE %d: pshm was built "
                           "without shared memory (configure --disable-pshm), so a job has one PE; "
@@ -40,24 +67,28 @@ static void check_local(void)
     }
 }
 
-/* base[a][pe] for every PE, from pshm's tables. */
+/* base[a][pe] and lim[a][pe] for every PE of my supernode, from pshm's
+ * tables; the others stay NULL and 0 (calloc): reached through MPI. */
 static void build_tables(void)
 {
     pshm_seginfo_t info;
 
     for (int a = 0; a < SHM_NAREAS; a++) {
         shm_sym.base[a] = calloc((size_t)shm.npes, sizeof(char *));
-        if (shm_sym.base[a] == NULL)
+        shm_sym.lim[a] = calloc((size_t)shm.npes, sizeof(size_t));
+        if (shm_sym.base[a] == NULL || shm_sym.lim[a] == NULL)
             shm_fatal("shmem_init", "out of memory for the address tables of %d PEs", shm.npes);
     }
-    for (int pe = 0; pe < shm.npes; pe++) {
+    if (pshm_segment_info(shm.ctx, shm.me, &info) < 0)
+        shm_fatal("shmem_init", "%s", pshm_last_error());
+    shm_sym.mine[SHM_HEAP] = (uintptr_t)info.local_base;
+    shm_sym.size[SHM_HEAP] = info.size;
+    for (int i = 0; i < shm.node_npes; i++) {
+        int pe = shm.node_pes[i];
         if (pshm_segment_info(shm.ctx, pe, &info) < 0)
             shm_fatal("shmem_init", "%s", pshm_last_error());
         shm_sym.base[SHM_HEAP][pe] = (char *)info.local_base;
-        if (pe == shm.me) {
-            shm_sym.mine[SHM_HEAP] = (uintptr_t)info.local_base;
-            shm_sym.size[SHM_HEAP] = info.size;
-        }
+        shm_sym.lim[SHM_HEAP][pe] = info.size;
     }
     shm_statics_tables();
 }
@@ -68,16 +99,76 @@ static void finalize_at_exit(void)
         shmem_finalize();
 }
 
-/* pshm_flags: PSHM_INIT_THREADS when PEs call in from several threads. */
-static void init_with(unsigned pshm_flags)
+/* Built without MPI but started by an MPI launcher with others: each
+ * process would be a job of one, and the program would run N times alone.
+ * Refused, told by rank 0 (the others give it time to say it, as mpirun
+ * ends the job when a process fails). */
+static void refuse_mpi_launch(void)
 {
-    pshm_init_attr_t attr = {.flags = pshm_flags, .bootstrap = NULL};
+    int rank, size;
+
+    if (PSHMEM_HAVE_MPI || !shm_env_mpi_launch(&rank, &size) || size == 1)
+        return;
+    if (rank <= 0)
+        shm_fatal("shmem_init", "started by an MPI launcher (as rank %d of %d), but this "
+                  "OpenSHMEM library was built without MPI and cannot join the other "
+                  "processes: run with oshrun -n N on one host, or rebuild pshm with MPI "
+                  "(./configure --with-mpi)", rank, size);
+    sleep(10);
+    exit(1);
+}
+
+/* The thread level asked of MPI for a SHMEM level: a progress thread (and a
+ * program's threads at SHMEM_THREAD_MULTIPLE) need MPI_THREAD_MULTIPLE. */
+static int mpi_level(int requested, const shm_env_t *env)
+{
+#if PSHMEM_HAVE_MPI
+    if (requested == SHMEM_THREAD_MULTIPLE || env->progress_us > 0)
+        return MPI_THREAD_MULTIPLE;
+    return requested == SHMEM_THREAD_SINGLE ? MPI_THREAD_SINGLE
+         : requested == SHMEM_THREAD_FUNNELED ? MPI_THREAD_FUNNELED : MPI_THREAD_SERIALIZED;
+#else
+    (void)env;
+    return requested;
+#endif
+}
+
+/* The SHMEM level MPI's level `provided` allows (<= requested). */
+static int shmem_level(int requested, int provided)
+{
+#if PSHMEM_HAVE_MPI
+    int l = provided >= MPI_THREAD_MULTIPLE ? SHMEM_THREAD_MULTIPLE
+          : provided >= MPI_THREAD_SERIALIZED ? SHMEM_THREAD_SERIALIZED
+          : provided >= MPI_THREAD_FUNNELED ? SHMEM_THREAD_FUNNELED : SHMEM_THREAD_SINGLE;
+    return l < requested ? l : requested;
+#else
+    (void)provided;
+    return requested;
+#endif
+}
+
+/* requested: the SHMEM thread level; pshm is told PSHM_INIT_THREADS when
+ * PEs call in from several threads. */
+static void init_with(int requested)
+{
+    pshm_init_attr_t attr = {.flags = requested == SHMEM_THREAD_MULTIPLE ? PSHM_INIT_THREADS : 0,
+                             .bootstrap = NULL};
     shm_env_t env;
-    int rc;
+    int rc, provided;
 
     if (shm.initialized)
         return;
     shm_env_load(&env);
+    refuse_mpi_launch();
+    shm.progress_us = env.progress_us;
+    thread_level = requested;
+    provided = shm_net_start(&mpi_boot, mpi_level(requested, &env));
+    if (provided >= 0) {
+        attr.bootstrap = &mpi_boot;
+        thread_level = shmem_level(requested, provided);
+        if (thread_level == SHMEM_THREAD_MULTIPLE)
+            attr.flags |= PSHM_INIT_THREADS;
+    }
     rc = pshm_init(&shm.ctx, &attr);
     if (rc < 0)
         shm_fatal("shmem_init", "%s", pshm_last_error());
@@ -85,6 +176,7 @@ static void init_with(unsigned pshm_flags)
     shm.npes = pshm_size(shm.ctx);
     shm_sym.debug = env.debug;
     check_local();
+    find_node();
     rc = pshm_attach(shm.ctx, env.heap_size + SHM_SCRATCH_SIZE);
     /* The default, not the user's size, gives way to a small backing store.
      * A failed attach fails alike in every PE, so all retry alike. */
@@ -101,6 +193,8 @@ static void init_with(unsigned pshm_flags)
     memset(shm_scratch, 0, SHM_SCRATCH_SIZE);
     shm_heap_init((char *)shm_scratch + SHM_SCRATCH_SIZE, env.heap_size);
     shm.initialized = 1;
+    if (shm.multi)
+        shm_net_init();
     if (shm_coll_init)
         shm_coll_init();
     if (!atexit_armed && atexit(finalize_at_exit) == 0)
@@ -110,7 +204,7 @@ static void init_with(unsigned pshm_flags)
     shm_barrier();
 }
 
-void shmem_init(void) { init_with(0); }
+void shmem_init(void) { init_with(SHMEM_THREAD_SINGLE); }
 
 int shmem_init_thread(int requested, int *provided)
 {
@@ -119,11 +213,10 @@ int shmem_init_thread(int requested, int *provided)
                   "SHMEM_THREAD_SINGLE (0) .. SHMEM_THREAD_MULTIPLE (3)", requested);
     /* Puts, gets and atomics are loads, stores and atomic instructions,
      * safe from any thread; waits poll pshm, which must then be told that
-     * several threads may poll at once. */
-    if (!shm.initialized) {
-        init_with(requested == SHMEM_THREAD_MULTIPLE ? PSHM_INIT_THREADS : 0);
-        thread_level = requested;
-    }
+     * several threads may poll at once. Under MPI the level is also what
+     * MPI provides. */
+    if (!shm.initialized)
+        init_with(requested);
     if (provided != NULL)
         *provided = thread_level;
     return 0;
@@ -143,28 +236,40 @@ void shmem_finalize(void)
 
     if (!shm.initialized)
         return;
-    /* Collective: every PE is done with every other's memory after this. */
+    /* Collective: every PE is done with every other's memory after this
+     * (what it sent through MPI is complete: quiet first). */
+    shmem_quiet();
     shm_barrier();
     if (shm_coll_fini)
         shm_coll_fini();
+    if (shm.multi)
+        shm_net_fini();
     shm.initialized = 0;
     shm_heap_fini();
     for (int a = 0; a < SHM_NAREAS; a++) {
         free(shm_sym.base[a]);
+        free(shm_sym.lim[a]);
         shm_sym.base[a] = NULL;
+        shm_sym.lim[a] = NULL;
         shm_sym.size[a] = 0;
     }
+    free(shm.node_pes);
+    shm.node_pes = NULL;
+    shm.node_npes = 0;
+    shm.multi = 0;
     shm.npes = 0;
     rc = pshm_finalize(shm.ctx);
     shm.ctx = NULL;
     if (rc < 0)
         shm_fatal("shmem_finalize", "%s", pshm_last_error());
+    if (shm.mpi)
+        shm_net_stop(&mpi_boot);
 }
 
 void shmem_global_exit(int status)
 {
     fflush(NULL);
-    pshm_abort(shm.ctx, status);
+    shm_abort(status);
 }
 
 int shmem_my_pe(void) { return shm.initialized ? shm.me : -1; }
@@ -175,9 +280,12 @@ int shmem_pe_accessible(int pe)
     return shm.initialized && pe >= 0 && pe < shm.npes;
 }
 
+/* Every PE is reachable, by shared memory or through MPI: the address
+ * need only be symmetric. */
 int shmem_addr_accessible(const void *addr, int pe)
 {
-    return shmem_pe_accessible(pe) && shm_xlate(addr, pe) != NULL;
+    size_t off;
+    return shmem_pe_accessible(pe) && shm_area_of(addr, 1, &off) >= 0;
 }
 
 void *shmem_ptr(const void *dest, int pe)

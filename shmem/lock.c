@@ -15,6 +15,12 @@
  * its own. Releasing hands over to the successor, or empties the tail when
  * there is none (a compare-and-swap, which fails if one is just joining;
  * then the releaser waits for it to write its number).
+ *
+ * In a job that spans supernodes, the tail and another PE's node may be on
+ * another host: those three operations (swap or compare-and-swap of the
+ * tail, or into another PE's node) go through the layer's atomics, which
+ * stay atomic with this host's own; a PE still waits on its own node, in
+ * its own memory. On one supernode they are the instructions themselves.
  */
 #include "shmem_internal.h"
 
@@ -35,6 +41,48 @@ static atomic_uint_least32_t *lock_tail(const char *call, long *lock)
 static atomic_uint_least32_t *lock_node(const char *call, long *lock, int pe)
 {
     return (atomic_uint_least32_t *)shm_remote_range(call, lock, sizeof(long), pe) + 1;
+}
+
+/* The tail (on PE 0) and the node of PE pe, as symmetric addresses. */
+#define LOCK_TAIL_SYM(lock) ((uint32_t *)(lock))
+#define LOCK_NODE_SYM(lock) ((uint32_t *)(lock) + 1)
+
+static uint32_t tail_swap(const char *call, long *lock, uint32_t v)
+{
+    if (SHM_UNLIKELY(shm.multi))
+        return shmem_uint32_atomic_swap(LOCK_TAIL_SYM(lock), v, 0);
+    /* acq_rel: acquires the releaser's critical section when the lock was
+     * free, and publishes the caller's reset node to the PE that queues
+     * behind it. */
+    return atomic_exchange_explicit(lock_tail(call, lock), v, memory_order_acq_rel);
+}
+
+/* Compare-and-swap of the tail from `from` to `to`: 1 if it was `from`. */
+static int tail_cas(const char *call, long *lock, uint32_t from, uint32_t to)
+{
+    if (SHM_UNLIKELY(shm.multi))
+        return shmem_uint32_atomic_compare_swap(LOCK_TAIL_SYM(lock), from, to, 0) == from;
+    /* acq_rel: acquires a critical section (take) or releases one (give). */
+    return atomic_compare_exchange_strong_explicit(lock_tail(call, lock), &from, to,
+                                                   memory_order_acq_rel, memory_order_relaxed);
+}
+
+static uint32_t tail_peek(const char *call, long *lock)
+{
+    if (SHM_UNLIKELY(shm.multi))
+        return shmem_uint32_atomic_fetch(LOCK_TAIL_SYM(lock), 0);
+    return atomic_load_explicit(lock_tail(call, lock), memory_order_relaxed);
+}
+
+/* Sets bits in PE pe's node; release: what this PE did before is visible to
+ * pe once it sees them. */
+static void node_or(const char *call, long *lock, int pe, uint32_t bits)
+{
+    if (SHM_UNLIKELY(shm.multi)) {
+        shmem_uint32_atomic_or(LOCK_NODE_SYM(lock), bits, pe);
+        return;
+    }
+    atomic_fetch_or_explicit(lock_node(call, lock, pe), bits, memory_order_release);
 }
 
 struct lock_wait {
@@ -70,42 +118,35 @@ static void lock_check_free(const char *call, long *lock, atomic_uint_least32_t 
 void shmem_set_lock(long *lock)
 {
     static const char call[] = "shmem_set_lock";
-    atomic_uint_least32_t *tail, *node;
+    atomic_uint_least32_t *node;
     uint32_t prev;
 
     shm_check_init(call);
-    tail = lock_tail(call, lock);
     node = lock_node(call, lock, shm.me);
     lock_check_free(call, lock, node);
     /* Nobody knows this node until the swap below publishes it. */
     atomic_store_explicit(node, 0, memory_order_relaxed);
-    /* acq_rel: acquires the releaser's critical section when the lock was
-     * free, and publishes the reset node to the PE that queues behind. */
-    prev = atomic_exchange_explicit(tail, (uint32_t)shm.me + 1, memory_order_acq_rel);
+    prev = tail_swap(call, lock, (uint32_t)shm.me + 1);
     if (prev == 0) {
         atomic_fetch_or_explicit(node, LOCK_GRANTED, memory_order_relaxed);
         return;
     }
-    atomic_fetch_or_explicit(lock_node(call, lock, (int)prev - 1), (uint32_t)shm.me + 1,
-                             memory_order_release);
+    node_or(call, lock, (int)prev - 1, (uint32_t)shm.me + 1);
     lock_wait_bits(node, LOCK_GRANTED);
 }
 
 int shmem_test_lock(long *lock)
 {
     static const char call[] = "shmem_test_lock";
-    atomic_uint_least32_t *tail, *node;
-    uint32_t expected = 0;
+    atomic_uint_least32_t *node;
 
     shm_check_init(call);
-    tail = lock_tail(call, lock);
     node = lock_node(call, lock, shm.me);
     lock_check_free(call, lock, node);
-    if (atomic_load_explicit(tail, memory_order_relaxed) != 0)
+    if (tail_peek(call, lock) != 0)
         return 1;
     atomic_store_explicit(node, 0, memory_order_relaxed);
-    if (!atomic_compare_exchange_strong_explicit(tail, &expected, (uint32_t)shm.me + 1,
-                                                 memory_order_acq_rel, memory_order_relaxed))
+    if (!tail_cas(call, lock, 0, (uint32_t)shm.me + 1))
         return 1;
     atomic_fetch_or_explicit(node, LOCK_GRANTED, memory_order_relaxed);
     return 0;
@@ -114,11 +155,10 @@ int shmem_test_lock(long *lock)
 void shmem_clear_lock(long *lock)
 {
     static const char call[] = "shmem_clear_lock";
-    atomic_uint_least32_t *tail, *node;
+    atomic_uint_least32_t *node;
     uint32_t v, me1 = (uint32_t)shm.me + 1;
 
     shm_check_init(call);
-    tail = lock_tail(call, lock);
     node = lock_node(call, lock, shm.me);
     v = atomic_load_explicit(node, memory_order_acquire);
     if (!(v & LOCK_GRANTED))
@@ -127,11 +167,8 @@ void shmem_clear_lock(long *lock)
      * before the next holder's begin. */
     shmem_quiet();
     if (!(v & LOCK_NEXT)) {
-        uint32_t expected = me1;
-
         /* Release: the critical section before whoever takes the free lock. */
-        if (atomic_compare_exchange_strong_explicit(tail, &expected, 0, memory_order_release,
-                                                    memory_order_relaxed)) {
+        if (tail_cas(call, lock, me1, 0)) {
             atomic_store_explicit(node, 0, memory_order_relaxed);
             return;
         }
@@ -140,6 +177,5 @@ void shmem_clear_lock(long *lock)
     }
     atomic_store_explicit(node, 0, memory_order_relaxed);
     /* Release: the critical section before the successor's. */
-    atomic_fetch_or_explicit(lock_node(call, lock, (int)(v & LOCK_NEXT) - 1), LOCK_GRANTED,
-                             memory_order_release);
+    node_or(call, lock, (int)(v & LOCK_NEXT) - 1, LOCK_GRANTED);
 }

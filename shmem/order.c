@@ -18,6 +18,11 @@
  *          store, so a flag put after quiet is never seen before the data,
  *          and a get after quiet cannot be served ahead of an earlier put.
  * Other architectures get the same from the C11 fences alone.
+ *
+ * Toward PEs of other supernodes (net*.c) both are a quiet: the windows
+ * flushed (MPI orders nothing between two puts without it) and every
+ * non-fetching atomic acknowledged. A fence could be cheaper only where
+ * MPI offered ordering without completion, which it does not for put.
  */
 #include "shmem_internal.h"
 
@@ -29,11 +34,15 @@ void shmem_fence(void)
 #if defined(__x86_64__) || defined(__i386__)
     __builtin_ia32_sfence();
 #endif
+    if (SHM_UNLIKELY(shm.multi))
+        shm_net_quiet();
 }
 
 void shmem_quiet(void)
 {
     atomic_thread_fence(memory_order_seq_cst);
+    if (SHM_UNLIKELY(shm.multi))
+        shm_net_quiet();
 }
 
 /* Cache management: memory is coherent here; kept for old programs. */

@@ -1,14 +1,17 @@
 /*
  * shmem_internal.h - what the files of the OpenSHMEM layer share.
  *
- * The layer is a client of pshm.h only. Every PE of the job is in this PE's
- * supernode (shmem_init refuses anything else), so PE numbers are pshm ranks
- * and every symmetric object of every PE is mapped here:
+ * The layer is a client of pshm.h (and, built with MPI, of MPI). PE numbers
+ * are pshm ranks. Every symmetric object of every PE of this PE's supernode
+ * is mapped here:
  *   - the symmetric heap is the PE's pshm segment (pshm_attach);
  *   - the executable's writable data and bss ("statics") are a second
  *     cross-mapped range (pshm_attach_range), remapped in place at init.
  * A remote address is therefore a local pointer: base of the peer's copy +
- * (sym - base of mine), for one of the two areas.
+ * (sym - base of mine), for one of the two areas. A PE of another supernode
+ * (a job started by mpirun over several hosts) has no mapping here: its
+ * table entries say size 0, the fast path's compare fails, and the slow path
+ * sends the operation through MPI (net*.c).
  */
 #ifndef PSHMEM_INTERNAL_H
 #define PSHMEM_INTERNAL_H
@@ -20,6 +23,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Set by the build (1: the layer carries traffic between supernodes over
+ * MPI; 0: every PE must share this PE's supernode). */
+#ifndef PSHMEM_HAVE_MPI
+#define PSHMEM_HAVE_MPI 0
+#endif
+#if PSHMEM_HAVE_MPI
+#include <mpi.h>
+#endif
+
 #define SHM_HIDDEN __attribute__((visibility("hidden")))
 #define SHM_LIKELY(x) __builtin_expect(!!(x), 1)
 #define SHM_UNLIKELY(x) __builtin_expect(!!(x), 0)
@@ -29,18 +41,36 @@ extern struct shm_state {
     int me;
     int npes;
     int initialized;
+    int mpi;            /* started under MPI: PE = rank in MPI_COMM_WORLD */
+    int multi;          /* the job spans supernodes: some PEs are reached through MPI */
+    int *node_pes;      /* the PEs of my supernode, ascending (me included) */
+    int node_npes;      /* how many */
+    int node_leader;    /* node_pes[0] */
+    int crowded;        /* PEs on this host outnumber its CPUs: MPI waits yield */
+    long progress_us;   /* SHMEM_PROGRESS_INTERVAL: the progress thread's period, 0 off */
 } shm SHM_HIDDEN;
+
+#if PSHMEM_HAVE_MPI
+/* A private duplicate of MPI_COMM_WORLD (rank = PE) for the layer's MPI
+ * traffic; valid while shm.mpi. The RMA windows are over it; the atomics'
+ * requests travel on another duplicate of their own (net_amo.c), so any
+ * point-to-point tags may be used here. */
+extern MPI_Comm shm_comm SHM_HIDDEN;
+#endif
 
 /*
  * The translation table, read by every remote operation. For area a (heap,
- * statics): mine[a] is where my copy starts, size[a] its length (0: none),
- * and base[a][pe] where PE pe's copy is mapped in this process.
+ * statics): mine[a] is where my copy starts, size[a] its length (0: none);
+ * base[a][pe] is where PE pe's copy is mapped in this process and lim[a][pe]
+ * how long it is there: NULL and 0 for a PE of another supernode, so that
+ * the fast path's one compare (off < lim) sends such a PE to the slow path.
  */
 enum { SHM_HEAP = 0, SHM_DATA = 1, SHM_NAREAS = 2 };
 extern struct shm_sym {
     uintptr_t mine[SHM_NAREAS];
     size_t size[SHM_NAREAS];
     char **base[SHM_NAREAS];
+    size_t *lim[SHM_NAREAS];    /* size[a] where mapped, 0 where not */
     int debug;                  /* SHMEM_DEBUG: extra argument checks */
 } shm_sym SHM_HIDDEN;
 
@@ -50,30 +80,104 @@ extern struct shm_sym {
 #define SHM_SCRATCH_SIZE 65536u
 extern void *shm_scratch SHM_HIDDEN;
 
-/* The fast path of shm_ptr_of: one unsigned compare per area, no division.
- * An address below mine[a] wraps to a huge offset and fails the compare. */
+/* Tells the compiler what holds, so that it drops a test it cannot prove. */
+#define SHM_ASSUME(x) do { if (!(x)) __builtin_unreachable(); } while (0)
+
+/* 1 if PE pe (0 <= pe < npes) shares my supernode: its memory is mapped here. */
+static inline int shm_pe_local(int pe)
+{
+    return shm_sym.base[SHM_HEAP][pe] != NULL;
+}
+
+/* The fast path of every remote operation: the local pointer to PE pe's
+ * copy of [sym, sym + n) if pe is valid and mapped here and the range lies
+ * in one area, else NULL, and the caller's slow path (shm_range_or_net)
+ * says why or goes through MPI. An address below mine[a] wraps to a huge
+ * offset and fails the compare; so does a PE of another supernode (lim 0).
+ * Before shmem_init npes is 0 and every PE fails the first compare. A
+ * mapped copy is never at address 0: the compiler may take the result's
+ * NULL test for the hit as done. */
+static inline void *shm_fast_range(const void *sym, size_t n, int pe)
+{
+    if (SHM_LIKELY((unsigned)pe < (unsigned)shm.npes)) {
+        for (int a = 0; a < SHM_NAREAS; a++) {
+            uintptr_t off = (uintptr_t)sym - shm_sym.mine[a];
+            size_t lim = shm_sym.lim[a][pe];
+            if (SHM_LIKELY(off < lim && n <= lim - off)) {
+                char *p = shm_sym.base[a][pe] + off;
+                SHM_ASSUME(p != NULL);
+                return p;
+            }
+        }
+    }
+    return NULL;
+}
+
+/* One element: the first byte decides, as for an address (one compare per
+ * area, no division). */
+static inline void *shm_fast(const void *sym, int pe)
+{
+    if (SHM_LIKELY((unsigned)pe < (unsigned)shm.npes)) {
+        for (int a = 0; a < SHM_NAREAS; a++) {
+            uintptr_t off = (uintptr_t)sym - shm_sym.mine[a];
+            if (SHM_LIKELY(off < shm_sym.lim[a][pe])) {
+                char *p = shm_sym.base[a][pe] + off;
+                SHM_ASSUME(p != NULL);
+                return p;
+            }
+        }
+    }
+    return NULL;
+}
+
+/* shm_fast without the PE check, for a valid pe (shmem_ptr). */
 static inline void *shm_xlate(const void *sym, int pe)
 {
-    uintptr_t off = (uintptr_t)sym - shm_sym.mine[SHM_HEAP];
-    if (SHM_LIKELY(off < shm_sym.size[SHM_HEAP]))
-        return shm_sym.base[SHM_HEAP][pe] + off;
-    off = (uintptr_t)sym - shm_sym.mine[SHM_DATA];
-    if (off < shm_sym.size[SHM_DATA])
-        return shm_sym.base[SHM_DATA][pe] + off;
+    for (int a = 0; a < SHM_NAREAS; a++) {
+        uintptr_t off = (uintptr_t)sym - shm_sym.mine[a];
+        if (off < shm_sym.lim[a][pe])
+            return shm_sym.base[a][pe] + off;
+    }
     return NULL;
+}
+
+/* The area (SHM_HEAP, SHM_DATA) holding [sym, sym + n) in my own copy, with
+ * the offset in it; -1 if none does. */
+static inline int shm_area_of(const void *sym, size_t n, size_t *off)
+{
+    for (int a = 0; a < SHM_NAREAS; a++) {
+        uintptr_t o = (uintptr_t)sym - shm_sym.mine[a];
+        /* o < size and the rest fits: no overflow in either compare. */
+        if (o < shm_sym.size[a] && n <= shm_sym.size[a] - o) {
+            *off = o;
+            return a;
+        }
+    }
+    return -1;
 }
 
 /* Local pointer to PE pe's copy of symmetric object sym (heap or static);
  * NULL if sym is not symmetric. O(1), no syscall. */
 void *shm_ptr_of(const void *sym, int pe) SHM_HIDDEN;
 /* Same, but on a non-symmetric address or bad pe: message naming `call`, then
- * global exit. */
+ * global exit. pe must share my supernode (a PE of another one is a fatal
+ * error of the layer here: see shm_range_or_net, which says NULL). */
 void *shm_remote(const char *call, const void *sym, int pe) SHM_HIDDEN;
 /* shm_remote for nbytes at sym: the whole range must lie in one area (checked
  * in every build: a bad range never reaches another process's memory). */
 void *shm_remote_range(const char *call, const void *sym, size_t nbytes, int pe) SHM_HIDDEN;
-/* One round of progress (pshm_poll); on failure the job ends as pshm does. */
+/* The slow path of shm_fast and shm_fast_range: the checks (a bad PE or
+ * address ends the job with a message naming `call`), then the local
+ * pointer, or NULL when pe is of another supernode (the operation then goes
+ * through MPI). */
+void *shm_remote_or_net(const char *call, const void *sym, int pe) SHM_HIDDEN;
+void *shm_range_or_net(const char *call, const void *sym, size_t nbytes, int pe) SHM_HIDDEN;
+/* One round of progress: pshm_poll, and in a job over several supernodes
+ * the MPI side too (serves other PEs' atomics, drives MPI's RMA). On failure
+ * the job ends as pshm does. Safe from any thread. */
 void shm_progress(void) SHM_HIDDEN;
+/* pshm's half of shm_progress alone (peer deaths, pshm's messages). */
+void shm_poll(void) SHM_HIDDEN;
 /* Waits until cond(arg) != 0, making progress, yielding when oversubscribed;
  * ends the job on peer death/abort. */
 void shm_wait(int (*cond)(void *), void *arg) SHM_HIDDEN;
@@ -84,20 +188,6 @@ _Noreturn void shm_fatal(const char *call, const char *fmt, ...)
  * pshm agrees on, the job's layout): told once, by PE 0. */
 _Noreturn void shm_fatal_all(const char *call, const char *fmt, ...)
     __attribute__((format(printf, 2, 3))) SHM_HIDDEN;
-/* The fast path of every remote operation on one element: a valid PE and a
- * symmetric address give the local pointer at once; anything else goes to
- * shm_remote, which says what is wrong and ends the job. Before shmem_init
- * npes is 0, so every PE fails the first compare. */
-static inline void *shm_at(const char *call, const void *sym, int pe)
-{
-    if (SHM_LIKELY((unsigned)pe < (unsigned)shm.npes)) {
-        void *p = shm_xlate(sym, pe);
-        if (SHM_LIKELY(p != NULL))
-            return p;
-    }
-    return shm_remote(call, sym, pe);
-}
-
 /* Argument checks of the debug mode and every build (PE range, init state...). */
 void shm_check_pe(const char *call, int pe) SHM_HIDDEN;
 /* Fatal unless shmem_init has run (and shmem_finalize has not). */
@@ -105,9 +195,12 @@ void shm_check_init(const char *call) SHM_HIDDEN;
 /* Fatal if nelems > 0 and ptr is NULL (debug mode: the caller tests
  * shm_sym.debug); `what` names the argument. */
 void shm_check_null(const char *call, const char *what, const void *ptr, size_t nelems) SHM_HIDDEN;
-/* A barrier over all PEs through pshm, for the layer's own use (init, the
- * allocator); the job ends if it fails. */
+/* A barrier over all PEs through pshm (and MPI, serving other PEs' atomics
+ * while it waits), for the layer's own use (init, the allocator); the job
+ * ends if it fails. */
 void shm_barrier(void) SHM_HIDDEN;
+/* Ends the job with `code` (pshm_abort, or MPI_Abort under MPI). */
+_Noreturn void shm_abort(int code) SHM_HIDDEN;
 
 /* Called by shmem_init after the heap and statics are mapped and before its
  * final barrier, if linked in: the collectives' and locks' setup. */
@@ -128,13 +221,21 @@ typedef struct shm_env {
     size_t heap_size;   /* bytes of symmetric heap per PE */
     int heap_set;       /* given by the user (else the default, which may shrink) */
     int debug, info, version;
+    long progress_us;   /* SHMEM_PROGRESS_INTERVAL, microseconds (0: no thread) */
 } shm_env_t;
+/* The progress thread's default period (docs/shmem.md: how it was chosen). */
+#define SHM_PROGRESS_DEFAULT_US 1000L
+#define SHM_PROGRESS_MAX_US 10000000L
 #define SHM_HEAP_DEFAULT ((size_t)128 << 20)
 /* The default shrinks (halving) down to this when the backing store cannot
  * give every PE the default: a small /dev/shm still runs small programs. */
 #define SHM_HEAP_DEFAULT_MIN ((size_t)8 << 20)
 /* Reads and checks the variables; a bad value is fatal (named). */
 void shm_env_load(shm_env_t *env) SHM_HIDDEN;
+/* 1 if an MPI launcher (mpirun, mpiexec, srun with PMI) started this
+ * process and pshmrun did not; *rank and *size from its variables, -1 when
+ * it does not tell. */
+int shm_env_mpi_launch(int *rank, int *size) SHM_HIDDEN;
 /* SHMEM_INFO: the implementation's variables and values, on stdout. */
 void shm_env_print(const shm_env_t *env) SHM_HIDDEN;
 
@@ -147,5 +248,79 @@ void shm_heap_fini(void) SHM_HIDDEN;
  * shm_sym.{mine,size,base}[SHM_DATA] after build of the heap's. */
 void shm_statics_attach(void) SHM_HIDDEN;
 void shm_statics_tables(void) SHM_HIDDEN;
+
+/* ---- between supernodes, through MPI (net*.c) ----
+ *
+ * Called only when shm.multi (never without MPI): the operation's PE is of
+ * another supernode and its address was checked (shm_range_or_net). sym is the
+ * symmetric address in my own copy; the target's is at the same offset. */
+
+/* Atomic operations, executed by the target PE with the same CPU atomic a
+ * PE of its supernode uses (net_amo.c). Values travel as the low `size`
+ * bytes of a uint64_t. */
+enum shm_aop {
+    SHM_AOP_FETCH, SHM_AOP_SET, SHM_AOP_SWAP, SHM_AOP_CSWAP, SHM_AOP_FADD,
+    SHM_AOP_FAND, SHM_AOP_FOR, SHM_AOP_FXOR, SHM_AOP_NOP, SHM_AOP_COUNT
+};
+
+#if PSHMEM_HAVE_MPI
+/* RMA through the windows (net_rma.c). blocking put: the source may be
+ * reused on return; a get's data is there on return unless nbi. */
+void shm_net_put(const void *sym, const void *src, size_t n, int pe, int nbi) SHM_HIDDEN;
+void shm_net_get(void *dst, const void *sym, size_t n, int pe, int nbi) SHM_HIDDEN;
+/* Strided: n elements of `size` bytes, strides in elements. */
+void shm_net_iput(void *sym, const void *src, ptrdiff_t tst, ptrdiff_t sst, size_t n,
+                  size_t size, int pe) SHM_HIDDEN;
+void shm_net_iget(void *dst, const void *sym, ptrdiff_t dst_st, ptrdiff_t tst, size_t n,
+                  size_t size, int pe) SHM_HIDDEN;
+/* The atomic `op` on the target's `size`-byte object; the old value. A
+ * non-fetching op (set, add...) returns once sent: quiet completes it. */
+uint64_t shm_net_amo(const void *sym, int pe, int op, size_t size, uint64_t val,
+                     uint64_t cond, int fetching) SHM_HIDDEN;
+/* Remote completion of everything this PE issued through MPI (quiet). */
+void shm_net_quiet(void) SHM_HIDDEN;
+/* Remote completion of the puts and gets to pe (not its atomics). */
+void shm_net_flush_pe(int pe) SHM_HIDDEN;
+/* Serves the atomics other PEs sent here (progress of the MPI side). */
+void shm_net_serve(void) SHM_HIDDEN;
+/* Waits for MPI requests, serving and polling meanwhile (every MPI wait of
+ * the layer goes through here: an idle PE still answers others' atomics,
+ * and a supernode peer's death ends the wait); yields when oversubscribed. */
+void shm_net_waitall(int n, MPI_Request *reqs) SHM_HIDDEN;
+/* The net side of shmem_init / shmem_finalize (net.c). start: before
+ * pshm_init; under mpirun (or when the program initialized MPI) it
+ * initializes MPI if needed, asking for `mpi_thread` (MPI_THREAD_*), sets
+ * shm.mpi, fills *boot and returns the thread level MPI provides; else
+ * returns -1 and the job is pshmrun's. init: after the heap and statics are
+ * mapped (windows, the atomics' service, the progress thread); fini before
+ * pshm_finalize, stop after it (MPI_Finalize if start initialized MPI). */
+int shm_net_start(pshm_bootstrap_t *boot, int mpi_thread) SHM_HIDDEN;
+void shm_net_init(void) SHM_HIDDEN;
+void shm_net_fini(void) SHM_HIDDEN;
+void shm_net_stop(pshm_bootstrap_t *boot) SHM_HIDDEN;
+#else
+/* Without MPI shm.multi is never set: these are never reached. */
+static inline void shm_net_put(const void *sym, const void *src, size_t n, int pe, int nbi)
+{ (void)sym; (void)src; (void)n; (void)pe; (void)nbi; }
+static inline void shm_net_get(void *dst, const void *sym, size_t n, int pe, int nbi)
+{ (void)dst; (void)sym; (void)n; (void)pe; (void)nbi; }
+static inline void shm_net_iput(void *sym, const void *src, ptrdiff_t tst, ptrdiff_t sst,
+                                size_t n, size_t size, int pe)
+{ (void)sym; (void)src; (void)tst; (void)sst; (void)n; (void)size; (void)pe; }
+static inline void shm_net_iget(void *dst, const void *sym, ptrdiff_t dst_st, ptrdiff_t tst,
+                                size_t n, size_t size, int pe)
+{ (void)dst; (void)sym; (void)dst_st; (void)tst; (void)n; (void)size; (void)pe; }
+static inline uint64_t shm_net_amo(const void *sym, int pe, int op, size_t size, uint64_t val,
+                                   uint64_t cond, int fetching)
+{ (void)sym; (void)pe; (void)op; (void)size; (void)val; (void)cond; (void)fetching; return 0; }
+static inline void shm_net_quiet(void) {}
+static inline void shm_net_flush_pe(int pe) { (void)pe; }
+static inline void shm_net_serve(void) {}
+static inline int shm_net_start(pshm_bootstrap_t *boot, int mpi_thread)
+{ (void)boot; (void)mpi_thread; return -1; }
+static inline void shm_net_init(void) {}
+static inline void shm_net_fini(void) {}
+static inline void shm_net_stop(pshm_bootstrap_t *boot) { (void)boot; }
+#endif
 
 #endif /* PSHMEM_INTERNAL_H */

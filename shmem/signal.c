@@ -16,8 +16,18 @@
 static void signal_after(const char *call, uint64_t *sig_addr, uint64_t signal, int sig_op,
                          int pe)
 {
-    uint64_t *sig = shm_at(call, sig_addr, pe);
+    uint64_t *sig = shm_fast(sig_addr, pe);
 
+    if (sig == NULL)
+        sig = shm_remote_or_net(call, sig_addr, pe);
+    if (sig == NULL) {
+        /* Another supernode: the data is there once flushed; then the
+         * signal, applied by the target like any atomic (net_amo.c). */
+        shm_net_flush_pe(pe);
+        shm_net_amo(sig_addr, pe, sig_op == SHMEM_SIGNAL_SET ? SHM_AOP_SET : SHM_AOP_FADD,
+                    sizeof *sig_addr, signal, 0, 0);
+        return;
+    }
     atomic_thread_fence(memory_order_release);
     if (sig_op == SHMEM_SIGNAL_SET)
         __atomic_store_n(sig, signal, __ATOMIC_RELEASE);

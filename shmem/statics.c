@@ -89,7 +89,9 @@ void shm_statics_tables(void)
 
     if (pshm_range_info(shm.ctx, shm.me, &mine) < 0)
         shm_fatal("shmem_init", "%s", pshm_last_error());
-    for (int pe = 0; pe < shm.npes; pe++) {
+    /* The PEs of other supernodes are compared through MPI (net.c). */
+    for (int i = 0; i < shm.node_npes; i++) {
+        int pe = shm.node_pes[i];
         if (pshm_range_info(shm.ctx, pe, &info) < 0)
             shm_fatal("shmem_init", "%s", pshm_last_error());
         /* Same executable everywhere: same length. A PE with another
@@ -99,6 +101,7 @@ void shm_statics_tables(void)
                           "%zu: every PE must run the same executable", pe, info.size, shm.me,
                           mine.size);
         shm_sym.base[SHM_DATA][pe] = info.local_base;
+        shm_sym.lim[SHM_DATA][pe] = info.size;
     }
     shm_sym.mine[SHM_DATA] = (uintptr_t)mine.local_base;
     shm_sym.size[SHM_DATA] = mine.size;

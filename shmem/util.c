@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -36,8 +37,24 @@ _Noreturn void shm_fatal(const char *call, const char *fmt, ...)
     va_start(ap, fmt);
     vsay(call, fmt, ap);
     va_end(ap);
+    shm_abort(1);
+}
+
+_Noreturn void shm_abort(int code)
+{
+#if PSHMEM_HAVE_MPI
+    /* Under MPI the job spans what pshm cannot reach: mpirun ends every
+     * process, with this code as the job's status. */
+    if (shm.mpi) {
+        int init = 0, fin = 0;
+        MPI_Initialized(&init);
+        MPI_Finalized(&fin);
+        if (init && !fin)
+            MPI_Abort(MPI_COMM_WORLD, code);
+    }
+#endif
     /* pshm_abort with a NULL context just exits: fine before init. */
-    pshm_abort(shm.ctx, 1);
+    pshm_abort(shm.ctx, code);
 }
 
 /* How long a PE other than 0 waits for PE 0 to end the job, in 10 ms steps:
@@ -54,13 +71,13 @@ _Noreturn void shm_fatal_all(const char *call, const char *fmt, ...)
     for (int i = 0; shm.me != 0 && i < FATAL_ALL_STEPS; i++) {
         int rc = shm.ctx != NULL ? pshm_poll(shm.ctx) : 0;
         if (rc == -ECANCELED || rc == -ESRCH)
-            pshm_abort(shm.ctx, 1);
+            shm_abort(1);
         usleep(10000);
     }
     va_start(ap, fmt);
     vsay(call, fmt, ap);
     va_end(ap);
-    pshm_abort(shm.ctx, 1);
+    shm_abort(1);
 }
 
 void shm_check_init(const char *call)
@@ -108,29 +125,36 @@ static _Noreturn void not_symmetric(const char *call, const void *sym, size_t n)
               (void *)(shm_sym.mine[SHM_DATA] + shm_sym.size[SHM_DATA]));
 }
 
-void *shm_remote(const char *call, const void *sym, int pe)
+void *shm_range_or_net(const char *call, const void *sym, size_t nbytes, int pe)
 {
-    void *p;
+    size_t off;
+    int a;
 
     shm_check_pe(call, pe);
-    p = shm_xlate(sym, pe);
-    if (p == NULL)
-        not_symmetric(call, sym, 1);
-    return p;
+    a = shm_area_of(sym, nbytes, &off);
+    if (a < 0)
+        not_symmetric(call, sym, nbytes);
+    return shm_sym.base[a][pe] != NULL ? shm_sym.base[a][pe] + off : NULL;
+}
+
+void *shm_remote_or_net(const char *call, const void *sym, int pe)
+{
+    return shm_range_or_net(call, sym, 1, pe);
 }
 
 void *shm_remote_range(const char *call, const void *sym, size_t nbytes, int pe)
 {
-    uintptr_t s = (uintptr_t)sym;
+    void *p = shm_range_or_net(call, sym, nbytes, pe);
 
-    shm_check_pe(call, pe);
-    for (int a = 0; a < SHM_NAREAS; a++) {
-        uintptr_t off = s - shm_sym.mine[a];
-        /* off < size and the rest fits: no overflow in either compare. */
-        if (off < shm_sym.size[a] && nbytes <= shm_sym.size[a] - off)
-            return shm_sym.base[a][pe] + off;
-    }
-    not_symmetric(call, sym, nbytes);
+    if (p == NULL)
+        shm_fatal(call, "PE %d is in another supernode: its memory is not mapped in PE %d "
+                  "(an error of the OpenSHMEM layer, not of the program)", pe, shm.me);
+    return p;
+}
+
+void *shm_remote(const char *call, const void *sym, int pe)
+{
+    return shm_remote_range(call, sym, 1, pe);
 }
 
 /* A failed poll or wait means a peer died or the job was aborted: pshm has
@@ -139,31 +163,76 @@ static _Noreturn void lost(const char *call, int rc)
 {
     /* Aborted by another PE: that PE has said why already. */
     if (rc == -ECANCELED)
-        pshm_abort(shm.ctx, 1);
+        shm_abort(1);
     shm_fatal(call, "the job is ending: %s (%s)", pshm_last_error(), pshm_strerror(rc));
 }
 
-void shm_progress(void)
+void shm_poll(void)
 {
     int rc = pshm_poll(shm.ctx);
     if (SHM_UNLIKELY(rc < 0))
         lost("progress", rc);
 }
 
+void shm_progress(void)
+{
+    shm_poll();
+    if (shm.multi)
+        shm_net_serve();
+}
+
+/* In a job over several supernodes, a wait also serves the atomics other
+ * PEs send here: the condition pshm_wait_until checks between its polls
+ * does it. */
+typedef struct net_cond {
+    int (*cond)(void *);
+    void *arg;
+} net_cond_t;
+
+static int cond_and_serve(void *arg)
+{
+    net_cond_t *c = arg;
+
+    if (c->cond(c->arg))
+        return 1;
+    shm_net_serve();
+    /* pshm counts only the supernode's processes against the CPUs; the
+     * host may hold more (other supernodes of the job). */
+    if (shm.crowded)
+        sched_yield();
+    return c->cond(c->arg);
+}
+
 void shm_wait(int (*cond)(void *), void *arg)
 {
+    net_cond_t c = {cond, arg};
     int rc;
 
     if (cond(arg))
         return;
-    rc = pshm_wait_until(shm.ctx, cond, arg);
+    rc = shm.multi ? pshm_wait_until(shm.ctx, cond_and_serve, &c)
+                   : pshm_wait_until(shm.ctx, cond, arg);
     if (SHM_UNLIKELY(rc < 0))
         lost("wait", rc);
 }
 
 void shm_barrier(void)
 {
-    int rc = pshm_barrier(shm.ctx);
+    int rc;
+
+#if PSHMEM_HAVE_MPI
+    /* pshm's barrier would block in MPI_Barrier without serving the atomics
+     * a PE still waiting for an answer sent here: a barrier of MPI's that
+     * does not block, waited for in shm_net_waitall. */
+    if (shm.multi) {
+        MPI_Request r;
+        if (MPI_Ibarrier(shm_comm, &r) != MPI_SUCCESS)
+            shm_fatal("barrier", "MPI_Ibarrier failed");
+        shm_net_waitall(1, &r);
+        return;
+    }
+#endif
+    rc = pshm_barrier(shm.ctx);
     if (SHM_UNLIKELY(rc < 0))
         lost("barrier", rc);
 }

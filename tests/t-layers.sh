@@ -15,8 +15,9 @@
 #     (the file's folder, then -I. then -Ipshm);
 #   - the undefined symbols of every object (nm -u) against the folder whose
 #     object defines them.
-# The interface headers pshm/pshm.h, pshm/launch.h and config.h may be
-# included anywhere. The clients (tools/, tools/util/, shmem/, pshm/mpi/)
+# The interface headers pshm/pshm.h, pshm/launch.h, pshm/mpi/pshm_mpi.h (the
+# installed header of the MPI bootstrap) and config.h may be included
+# anywhere. The clients (tools/, tools/util/, shmem/, pshm/mpi/)
 # include only those and their own folders (the tools also common/, which
 # they compile for themselves), and call only what libpshm.so exports.
 #
@@ -34,8 +35,8 @@ fi
 # The layer of a file (a path from the top), or "" if not the library's.
 layer_of() {
   case $1 in
+    pshm/pshm.h|pshm/launch.h|pshm/mpi/pshm_mpi.h|config.h) echo iface ;;
     pshm/mpi/*) echo mpi ;;
-    pshm/pshm.h|pshm/launch.h|config.h) echo iface ;;
     common/*) echo common ;;
     base/*) echo base ;;
     nodemap/*) echo nodemap ;;

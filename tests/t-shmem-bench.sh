@@ -3,7 +3,7 @@
 # oshcc as its README says (no extra defines, warning-free under -std=c11
 # -Wall -Wextra -Werror) and runs under oshrun -n 2 with its smallest
 # options: exit 0 (it checks the targets of its atomics and puts itself),
-# and exactly the expected rows, in CSV and in the table. Speed is not
+# and exactly the expected rows, in CSV and in the table; --peer. Speed is not
 # judged here (make bench-shmem does that).
 . "$(dirname "$0")/shmem/driver.sh"
 SRC=$(cd "$(dirname "$0")/.." && pwd)/shmem/bench/shmem-bench.c
@@ -70,4 +70,15 @@ if job 0 "$n" "$T/bench" "${OPTS[@]}"; then
 fi
 
 job 2 "$n" "$T/bench" --reps 0 && expect_err "--reps"
+# --peer: the point-to-point rows go to that PE, which must be in the job.
+if [ "$n" -gt 1 ]; then
+    job 2 2 "$T/bench" --peer 2 "${OPTS[@]}" && expect_err "shmem-bench: --peer 2: the job has PEs 0..1"
+    if job 0 3 "$T/bench" --peer 2 --only '^(rt|fadd)$' "${OPTS[@]}"; then
+        grep -q "^PE0 -> PE2: shared memory" "$T/out" && ok "--peer 2: PE0 -> PE2" ||
+            bad "--peer 2: no line 'PE0 -> PE2: shared memory': $(cat "$T/out")"
+        awk '/^test +target +bytes/ { t = 1; next } t && NF == 7 { print $1, $2, $3 }' "$T/out" >"$T/rows"
+        [ "$(sort "$T/rows" | tr '\n' ,)" = "fadd heap 8,fadd static 8,rt pair 64," ] &&
+            ok "--peer 2 --only: the rows asked for" || bad "--peer 2 --only rows: $(cat "$T/rows")"
+    fi
+fi
 finish

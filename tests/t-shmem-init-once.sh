@@ -6,17 +6,11 @@
 . "$(dirname "$0")/shmem/driver.sh"
 P=$B/tests/shmem/tutorial
 
-# once N TEXT: the last job's stderr has TEXT on exactly one line, the only
-# "shmem:" line, and oshrun blames rank 0.
+. "$(dirname "$0")/shmem/errors_cases.sh"
+
+# once N TEXT: told once (told_once), and oshrun blames rank 0.
 once() {
-    local got
-    got=$(grep -c "^shmem: " "$T/err")
-    if [ "$got" = 1 ] && grep -q "^shmem: shmem_init: .*$2" "$T/err"; then
-        ok "$1 PEs: told once: $2"
-    else
-        bad "$1 PEs: expected one line 'shmem: shmem_init: ...$2', got $got; stderr:"
-        sed 's/^/    /' "$T/err" | tail -10
-    fi
+    told_once "$1" "$2"
     grep -q "rank 0 (pid [0-9]*) called pshm_abort(1)" "$T/err" &&
         ok "$1 PEs: oshrun names rank 0" || bad "$1 PEs: oshrun does not name rank 0"
 }

@@ -1,7 +1,8 @@
 /*
  * shmem-bench: OSU-style latency and bandwidth of an OpenSHMEM implementation,
  * with the limits of the machine (a cache-line round trip between PE 0 and
- * PE 1, a local memcpy of each size) measured in the same run.
+ * the peer, PE 1 or --peer, a local memcpy of each size) measured in the same
+ * run.
  *
  * Written against shmem.h (OpenSHMEM 1.4) and POSIX only, so that the same
  * file builds with any oshcc: this library's and Open MPI's.
@@ -10,7 +11,7 @@
  * batch lasts --batch-us; then --reps batches are timed, each batch between
  * two shmem_barrier_all. The table gives the median and the 99th percentile
  * of the per-call time over the batches. Point-to-point rows are driven by
- * PE 0 with PE 1 as the target while the other PEs wait in the barrier (so
+ * PE 0 with PE 1 (--peer) as the target while the others wait in the barrier (so
  * that an implementation that needs the target to make progress gets it, as
  * in the OSU benchmarks). Collective rows run on every PE.
  */
@@ -35,6 +36,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_util.h"
+
 #define MAX_BYTES_LIMIT (1L << 26)
 #define STATIC_BYTES (1L << 20)
 #define MAX_REPS 10001
@@ -50,6 +53,7 @@ struct opts {
     long batch_us;
     int csv;
     int pin;
+    int peer;                /* the target PE of the point-to-point rows */
     const char *label;
     const char *only;
 };
@@ -76,20 +80,13 @@ struct row {
     long expect;             /* running state checked after the row */
 };
 
-static struct opts o = { 1L << 20, 51, 200, 0, 1, NULL, NULL };
+static struct opts o = { 1L << 20, 51, 200, 0, 1, 1, NULL, NULL };
 static struct shared sh;
 static int me, npes, oversub;
 static char *lsrc, *ldst;          /* local, non-symmetric buffers */
-static _Atomic long *rt_ping, *rt_pong; /* round-trip page, PE 0 / PE 1 lines */
+static _Atomic long *rt_ping, *rt_pong; /* round-trip page, PE 0 / peer lines */
 static long rt_seq;
 static volatile long sink;
-
-static long long now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
 
 static void die(const char *what)
 {
@@ -103,7 +100,7 @@ static void die(const char *what)
 static void op_p(struct row *r, long n)
 {
     for (long i = 0; i < n; i++) {
-        shmem_long_p(r->dst, ++r->expect, 1);
+        shmem_long_p(r->dst, ++r->expect, o.peer);
         shmem_quiet();
     }
 }
@@ -112,14 +109,14 @@ static void op_g(struct row *r, long n)
 {
     long acc = 0;
     for (long i = 0; i < n; i++)
-        acc += shmem_long_g(r->dst, 1);
+        acc += shmem_long_g(r->dst, o.peer);
     sink = acc;
 }
 
 static void op_putmem(struct row *r, long n)
 {
     for (long i = 0; i < n; i++) {
-        shmem_putmem(r->dst, r->src, (size_t)r->bytes, 1);
+        shmem_putmem(r->dst, r->src, (size_t)r->bytes, o.peer);
         shmem_quiet();
     }
 }
@@ -127,7 +124,7 @@ static void op_putmem(struct row *r, long n)
 static void op_getmem(struct row *r, long n)
 {
     for (long i = 0; i < n; i++)
-        shmem_getmem(ldst, r->dst, (size_t)r->bytes, 1);
+        shmem_getmem(ldst, r->dst, (size_t)r->bytes, o.peer);
     sink = ldst[r->bytes - 1];
 }
 
@@ -135,7 +132,7 @@ static void op_fadd(struct row *r, long n)
 {
     long acc = 0;
     for (long i = 0; i < n; i++)
-        acc += shmem_long_atomic_fetch_add(r->dst, 1, 1);
+        acc += shmem_long_atomic_fetch_add(r->dst, 1, o.peer);
     r->expect += n;
     sink = acc;
 }
@@ -145,7 +142,7 @@ static void op_cswap(struct row *r, long n)
     /* Each swap succeeds: the value seen is always the one we left. */
     for (long i = 0; i < n; i++) {
         long old = shmem_long_atomic_compare_swap(r->dst, r->expect,
-                                                  r->expect + 1, 1);
+                                                  r->expect + 1, o.peer);
         if (old != r->expect)
             die("compare_swap returned a value no PE wrote");
         r->expect++;
@@ -180,7 +177,7 @@ static void spin_until(_Atomic long *w, long v)
     }
 }
 
-/* Cache-line ping-pong: PE 0 writes its line, PE 1 answers on its own. */
+/* Cache-line ping-pong: PE 0 writes its line, the peer answers on its own. */
 static void op_rt(struct row *r, long n)
 {
     (void)r;
@@ -224,12 +221,6 @@ static void op_reduce(struct row *r, long n)
 
 /* ------------------------------------------------------------ driver */
 
-static int cmp_ll(const void *a, const void *b)
-{
-    long long x = *(const long long *)a, y = *(const long long *)b;
-    return (x > y) - (x < y);
-}
-
 /* PE 0 decides, every PE learns it: batch sizes must agree for collectives. */
 static long share_from_pe0(long v)
 {
@@ -244,7 +235,7 @@ static long share_from_pe0(long v)
 
 static int takes_part(const struct row *r)
 {
-    return r->who == 2 || me == 0 || (r->who == 1 && me == 1);
+    return r->who == 2 || me == 0 || (r->who == 1 && me == o.peer);
 }
 
 static long long timed_batch(struct row *r, long n)
@@ -286,12 +277,8 @@ static struct result measure(struct row *r)
     }
     for (long k = 0; k < o.reps; k++)
         per[k] = timed_batch(r, n) * 1000 / n; /* picoseconds per call */
-    qsort(per, (size_t)o.reps, sizeof per[0], cmp_ll);
     res.n = n;
-    res.med_ns = (o.reps & 1 ? per[o.reps / 2]
-                  : (per[o.reps / 2 - 1] + per[o.reps / 2]) / 2) / 1000.0;
-    long i99 = (o.reps * 99 + 99) / 100 - 1;
-    res.p99_ns = per[i99 < o.reps ? i99 : o.reps - 1] / 1000.0;
+    bench_summary(per, o.reps, &res.med_ns, &res.p99_ns);
     return res;
 }
 
@@ -339,15 +326,15 @@ static void run(struct row *r)
     emit(r, measure(r));
 }
 
-/* The value PE 1 holds after a row must be what PE 0's calls left there. */
+/* The value the peer holds after a row must be what PE 0's calls left there. */
 static void check_word(const char *test, long *word, long expect)
 {
     if (me == 0) {
-        long got = shmem_long_g(word, 1);
+        long got = shmem_long_g(word, o.peer);
         if (got != expect) {
             char msg[160];
-            snprintf(msg, sizeof msg, "%s left %ld at PE 1, expected %ld",
-                     test, got, expect);
+            snprintf(msg, sizeof msg, "%s left %ld at PE %d, expected %ld",
+                     test, got, o.peer, expect);
             die(msg);
         }
     }
@@ -366,7 +353,7 @@ static void run_word_rows(const char *target, long *word)
     }
     run(&(struct row){ "g", target, 8, 0, op_g, word, NULL, 0 });
 
-    long base = share_from_pe0(me == 0 ? shmem_long_g(word, 1) : 0);
+    long base = share_from_pe0(me == 0 ? shmem_long_g(word, o.peer) : 0);
     struct row f = { "fadd", target, 8, 0, op_fadd, word, NULL, base };
     if (wanted(f.test)) {
         run(&f);
@@ -395,7 +382,8 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: shmem-bench [--csv] [--max-bytes N] [--reps N] "
             "[--batch-us N]\n"
-            "                   [--only REGEX] [--label NAME] [--no-pin]\n"
+            "                   [--only REGEX] [--label NAME] [--no-pin] "
+            "[--peer PE]\n"
             "  --csv          one CSV line per row instead of the table\n"
             "  --max-bytes N  largest size of the sized rows, a power of two "
             "(8..%ld; default 1048576)\n"
@@ -408,22 +396,10 @@ static void usage(FILE *f)
             "  --label NAME   implementation name in the output "
             "(default: shmem_info_get_name)\n"
             "  --no-pin       leave CPU affinity as the launcher set it "
-            "(default: PE i on the i-th CPU of its mask)\n",
+            "(default: PE i on the i-th CPU of its mask)\n"
+            "  --peer PE      the target of the point-to-point rows and the "
+            "round trip (default 1)\n",
             MAX_BYTES_LIMIT, MAX_REPS);
-}
-
-static long parse_long(const char *opt, const char *s, long lo, long hi)
-{
-    char *end;
-    errno = 0;
-    long v = s ? strtol(s, &end, 10) : 0;
-    if (!s || errno || end == s || *end || v < lo || v > hi) {
-        fprintf(stderr,
-                "shmem-bench: %s needs an integer in %ld..%ld, got '%s'\n", opt,
-                lo, hi, s ? s : "(nothing)");
-        exit(2);
-    }
-    return v;
 }
 
 static void parse_args(int argc, char **argv)
@@ -435,11 +411,13 @@ static void parse_args(int argc, char **argv)
         else if (!strcmp(a, "--no-pin"))
             o.pin = 0;
         else if (!strcmp(a, "--max-bytes"))
-            o.max_bytes = parse_long(a, v, 8, MAX_BYTES_LIMIT), i++;
+            o.max_bytes = bench_parse_long("shmem-bench", a, v, 8, MAX_BYTES_LIMIT), i++;
         else if (!strcmp(a, "--reps"))
-            o.reps = parse_long(a, v, 1, MAX_REPS), i++;
+            o.reps = bench_parse_long("shmem-bench", a, v, 1, MAX_REPS), i++;
         else if (!strcmp(a, "--batch-us"))
-            o.batch_us = parse_long(a, v, 1, 1000000), i++;
+            o.batch_us = bench_parse_long("shmem-bench", a, v, 1, 1000000), i++;
+        else if (!strcmp(a, "--peer"))
+            o.peer = (int)bench_parse_long("shmem-bench", a, v, 1, INT_MAX), i++;
         else if (!strcmp(a, "--label") && v)
             o.label = v, i++;
         else if (!strcmp(a, "--only") && v)
@@ -469,24 +447,11 @@ static void parse_args(int argc, char **argv)
         regfree(&re);
 }
 
-/* Pin PE i to the i-th CPU of the mask it started with; note oversubscription. */
+/* Pin PE i to the i-th CPU of its mask; note oversubscription. */
 static void place(void)
 {
-    cpu_set_t set;
-    int cpus[CPU_SETSIZE], n = 0;
-    if (sched_getaffinity(0, sizeof set, &set))
-        return;
-    for (int c = 0; c < CPU_SETSIZE; c++)
-        if (CPU_ISSET(c, &set))
-            cpus[n++] = c;
-    oversub = npes > n;
-    if (o.pin && n > 0) {
-        CPU_ZERO(&set);
-        CPU_SET(cpus[me % n], &set);
-        if (sched_setaffinity(0, sizeof set, &set))
-            fprintf(stderr, "shmem-bench: PE %d: cannot pin to CPU %d: %s\n",
-                    me, cpus[me % n], strerror(errno));
-    }
+    int ncpus = bench_place("shmem-bench", me, o.pin);
+    oversub = ncpus > 0 && npes > ncpus;
 }
 
 static void siblings(int cpu, char *out, size_t len)
@@ -526,9 +491,10 @@ static int in_list(const char *list, int cpu)
 
 /*
  * The round-trip page: a POSIX shared-memory object PE 0 creates and names
- * to PE 1 through the symmetric heap; unlinked as soon as both mapped it, so
- * nothing is left behind. Plain POSIX, so it works under any implementation.
- * Layout: PE 0's line at offset 0, PE 1's at 128 (apart from the adjacent-line
+ * to the peer through the symmetric heap; unlinked as soon as both mapped it,
+ * so nothing is left behind. Plain POSIX, so it works under any
+ * implementation (and between simulated hosts: they are one machine).
+ * Layout: PE 0's line at offset 0, the peer's at 128 (apart from the adjacent-line
  * prefetcher's pair), the rest unused.
  */
 static void rt_setup(void)
@@ -542,13 +508,13 @@ static void rt_setup(void)
         fd = shm_open(sh.name, O_RDWR | O_CREAT | O_EXCL, 0600);
         if (fd < 0 || ftruncate(fd, 4096))
             die("cannot create the round-trip page with shm_open");
-        shmem_putmem(sh.name, sh.name, 64, 1);
+        shmem_putmem(sh.name, sh.name, 64, o.peer);
         shmem_quiet();
     }
     shmem_barrier_all();
-    if (me == 1 && (fd = shm_open(sh.name, O_RDWR, 0)) < 0)
+    if (me == o.peer && (fd = shm_open(sh.name, O_RDWR, 0)) < 0)
         die("cannot open the round-trip page PE 0 created");
-    if (me <= 1) {
+    if (me == 0 || me == o.peer) {
         char *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
         if (p == MAP_FAILED)
             die("cannot map the round-trip page");
@@ -612,14 +578,19 @@ static void report_placement(void)
         printf(" PE%d=cpu%d", i, sh.cpus[i]);
     printf("\n");
     if (npes >= 2) {
+        int q = o.peer;
         siblings(sh.cpus[0], sib, sizeof sib);
-        printf("%sPE0/PE1 SMT siblings: %s (cpu%d thread_siblings_list: %s)\n",
-               pfx,
+        printf("%sPE0/PE%d SMT siblings: %s (cpu%d thread_siblings_list: %s)\n",
+               pfx, q,
                !sib[0] ? "unknown"
-               : sh.cpus[0] == sh.cpus[1] ? "same CPU"
-               : in_list(sib, sh.cpus[1]) ? "yes"
+               : sh.cpus[0] == sh.cpus[q] ? "same CPU"
+               : in_list(sib, sh.cpus[q]) ? "yes"
                                          : "no",
                sh.cpus[0], sib[0] ? sib : "unreadable");
+        /* shmem_ptr says which path the point-to-point rows take. */
+        printf("%sPE0 -> PE%d: %s\n", pfx, q,
+               shmem_ptr(sh.word, q) ? "shared memory (shmem_ptr gives a pointer)"
+                                     : "no shared memory (shmem_ptr is NULL)");
     }
     fflush(stdout);
 }
@@ -630,6 +601,13 @@ int main(int argc, char **argv)
     shmem_init();
     me = shmem_my_pe();
     npes = shmem_n_pes();
+    if (npes >= 2 && o.peer >= npes) {
+        if (me == 0)
+            fprintf(stderr, "shmem-bench: --peer %d: the job has PEs 0..%d\n",
+                    o.peer, npes - 1);
+        shmem_finalize();
+        exit(2);
+    }
     place();
     alloc_shared();
     shmem_barrier_all();

@@ -21,6 +21,25 @@
         }                                                                        \
     } while (0)
 
+/* Whether this PE shares memory with PE pe (shmem_ptr gives a pointer), as
+ * the driver's layout says in SHMEM_TEST_SUPERNODES: unset, every PE (one
+ * host); "hosts=K", the PEs of this PE's simulated host (r % K);
+ * "maxsize=M", one host cut into supernodes of M ranks in order (r / M);
+ * "alone", this PE only (supernodes of one, or no shared memory at all). */
+static inline int test_shares_memory(int pe)
+{
+    const char *how = getenv("SHMEM_TEST_SUPERNODES");
+    int me = shmem_my_pe(), k;
+
+    if (how == NULL || *how == 0)
+        return 1;
+    if (sscanf(how, "hosts=%d", &k) == 1 && k > 0)
+        return pe % k == me % k;
+    if (sscanf(how, "maxsize=%d", &k) == 1 && k > 0)
+        return pe / k == me / k;
+    return pe == me;
+}
+
 /* A value for element i of PE pe's data in test round k, exact in every
  * standard type (0..99). */
 #define VAL(pe, i, k) (((pe) * 31 + (i) * 7 + (k) * 13) % 100)

@@ -25,19 +25,6 @@ static void *src, *dst;
 static long *pSync;
 static int me, npes;
 
-static uint64_t getv(const void *a, int w, size_t i)
-{
-    return w == 4 ? ((const uint32_t *)a)[i] : ((const uint64_t *)a)[i];
-}
-
-static void setv(void *a, int w, size_t i, uint64_t v)
-{
-    if (w == 4)
-        ((uint32_t *)a)[i] = (uint32_t)v;
-    else
-        ((uint64_t *)a)[i] = v;
-}
-
 static uint64_t trunc_w(uint64_t v, int w)
 {
     return w == 4 ? (uint32_t)v : v;
@@ -54,9 +41,9 @@ static uint64_t code(int pe, int j, int e)
 static void prepare(int w, int srcn)
 {
     for (size_t i = 0; i < 2 * DHALF; i++)
-        setv(dst, w, i, SENTINEL);
+        ct_setv(dst, w, i, SENTINEL);
     for (int i = 0; i < srcn; i++)
-        setv(src, w, (size_t)i, code(me, i, 0));
+        ct_setv(src, w, (size_t)i, code(me, i, 0));
     shmem_barrier_all();
 }
 
@@ -65,7 +52,7 @@ static void check_half(int w, int h, const uint64_t *expect, size_t n, const cha
                        const ct_set_t *s)
 {
     for (size_t i = 0; i < DHALF; i++) {
-        uint64_t got = getv(dst, w, (size_t)h * DHALF + i);
+        uint64_t got = ct_getv(dst, w, (size_t)h * DHALF + i);
         uint64_t want = trunc_w(i < n ? expect[i] : SENTINEL, w);
 
         CT_CHECK(got == want, "%s%d set (%d,%d,%d) call %d: dest[%zu] is %#llx, expected %#llx",
@@ -151,7 +138,7 @@ static void test_alltoall(int w, const ct_set_t *s, int strided)
     prepare(w, 0);
     for (int j = 0; j < s->size; j++)
         for (size_t e = 0; e < nel; e++)
-            setv(src, w, ((size_t)j * nel + e) * (size_t)ss, code(me, j, (int)e));
+            ct_setv(src, w, ((size_t)j * nel + e) * (size_t)ss, code(me, j, (int)e));
     shmem_barrier_all();
     if (idx >= 0) {
         for (int h = 0; h < 2; h++) {
@@ -194,7 +181,7 @@ static void test_bcast_then_barrier(void)
     shmem_broadcast64(dst, src, 8, 0, 0, 0, npes, pSync);
     if (me == 0)
         for (int i = 0; i < 8; i++)
-            setv(src, 8, (size_t)i, 0);
+            ct_setv(src, 8, (size_t)i, 0);
     shmem_barrier(0, 0, npes, pSync);
     for (int i = 0; i < 8; i++)
         expect[i] = code(0, i, 0);

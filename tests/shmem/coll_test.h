@@ -7,6 +7,7 @@
 #define COLL_TEST_H
 
 #include <shmem.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,17 +31,16 @@ typedef struct ct_set {
 
 #define CT_MAX_SETS 32
 
-/* Sets with strides 1, 2 and 4, starting at PEs 0, 1 and 2, of 1 PE, of 2
- * and of as many as fit: the whole job, sets that leave PEs out on either
- * side, and single-PE sets. Returns how many, without duplicates. */
-static inline int ct_sets(int npes, ct_set_t *sets)
+/* Sets with strides 1, 2 and 4, starting at PEs 0 to last_start, of as
+ * many PEs as fit and of a and b PEs, without duplicates; returns how many. */
+static inline int ct_sets_of(int npes, ct_set_t *sets, int last_start, int a, int b)
 {
     int n = 0;
 
     for (int log = 0; log <= 2; log++)
-        for (int start = 0; start <= 2 && start < npes; start++) {
+        for (int start = 0; start <= last_start && start < npes; start++) {
             int most = (npes - 1 - start) / (1 << log) + 1;
-            int sizes[3] = {most, 1, 2};
+            int sizes[3] = {most, a, b};
 
             for (int k = 0; k < 3; k++) {
                 int dup = sizes[k] > most;
@@ -53,6 +53,28 @@ static inline int ct_sets(int npes, ct_set_t *sets)
             }
         }
     return n;
+}
+
+/* Sets with strides 1, 2 and 4, starting at PEs 0, 1 and 2, of 1 PE, of 2
+ * and of as many as fit: the whole job, sets that leave PEs out on either
+ * side, and single-PE sets. Returns how many, without duplicates. */
+static inline int ct_sets(int npes, ct_set_t *sets)
+{
+    return ct_sets_of(npes, sets, 2, 1, 2);
+}
+
+/* Element i of an array of w-byte (4 or 8) elements. */
+static inline uint64_t ct_getv(const void *a, int w, size_t i)
+{
+    return w == 4 ? ((const uint32_t *)a)[i] : ((const uint64_t *)a)[i];
+}
+
+static inline void ct_setv(void *a, int w, size_t i, uint64_t v)
+{
+    if (w == 4)
+        ((uint32_t *)a)[i] = (uint32_t)v;
+    else
+        ((uint64_t *)a)[i] = v;
 }
 
 /* My index in the set, or -1 if I am not in it. */

@@ -65,7 +65,8 @@ int main(void)
               ref[i]);
     /* every PE's copy is reachable */
     for (int pe = 0; pe < npes; pe++) {
-        CHECK(shmem_ptr(r, pe) != NULL, "shmem_ptr(heap, %d) is NULL", pe);
+        CHECK((shmem_ptr(r, pe) != NULL) == test_shares_memory(pe), "shmem_ptr(heap, %d) is %p",
+              pe, shmem_ptr(r, pe));
         CHECK(shmem_addr_accessible(r, pe), "addr_accessible(heap, %d)", pe);
         CHECK(shmem_pe_accessible(pe), "pe_accessible(%d)", pe);
         shmem_putmem(r + 1000 + me, "x", 1, pe);
@@ -73,7 +74,8 @@ int main(void)
     CHECK(!shmem_pe_accessible(npes) && !shmem_pe_accessible(-1), "pe_accessible out of range");
     CHECK(shmem_ptr(&n, 0) == NULL, "shmem_ptr of a stack variable is not NULL");
     CHECK(!shmem_addr_accessible(&n, 0), "a stack variable is accessible");
-    CHECK(shmem_ptr(&offs[1], npes - 1) != NULL, "shmem_ptr of a static is NULL");
+    CHECK((shmem_ptr(&offs[1], npes - 1) != NULL) == test_shares_memory(npes - 1),
+          "shmem_ptr of a static on PE %d is %p", npes - 1, shmem_ptr(&offs[1], npes - 1));
     shmem_barrier_all();
     for (int pe = 0; pe < npes; pe++)
         CHECK(r[1000 + pe] == 'x', "put from PE %d into the heap missing", pe);

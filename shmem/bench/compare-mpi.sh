@@ -1,0 +1,215 @@
+#!/bin/sh
+# compare-mpi.sh: the OpenSHMEM layer's two paths side by side, in one sitting,
+# under mpirun: PE 0 -> PE 1 in one supernode (shared memory), PE 0 -> PE 1 on
+# two simulated hosts (MPI), and MPI's own one-sided calls between the same
+# two processes (mpi-rma-bench.c), with the ratio of the MPI path to MPI
+# itself (target: at most 1.2x); then, with valgrind, the instructions per
+# call of the shared-memory path in a one-host job and in a split job.
+#
+#   shmem/bench/compare-mpi.sh [--runs N] [--quick] [--no-instructions]
+#
+# Each round runs, in turns (the order alternates, so a drift of the machine
+# hits all): shmem-bench on 2 PEs in one supernode, shmem-bench on 2 PEs with
+# PSHM_SIM_HOSTS=2, mpi-rma-bench on 2 ranks, and shmem-bench on 3 PEs with
+# PSHM_SIM_HOSTS=2 and --peer 2 (PE 2 shares PE 0's simulated host: the
+# shared-memory path inside a split job; 3 processes on 2 CPUs, so read its
+# times as an indication; the instruction counts are the exact comparison).
+# Every process is pinned by the benchmarks themselves (rank i on the i-th
+# CPU), mpirun binds nothing. The table: medians over the rounds of each
+# run's median, ns per call; ratios are per round, then their median.
+#
+# Environment: PSHM_BUILD (the build tree; default: the tree holding this
+# script), MPIRUN (default mpirun), OMPI_MCA_* as Open MPI reads them.
+set -eu
+
+runs=3
+quick=0
+instr=1
+usage() {
+    sed -n 's/^# \{0,1\}//; 2,9p' "$0"
+    echo "  --runs N           rounds (1..50, default 3)"
+    echo "  --quick            fewer and shorter batches (a smoke run)"
+    echo "  --no-instructions  leave out the callgrind counts"
+}
+while [ $# -gt 0 ]; do
+    case $1 in
+    --runs)
+        case ${2-} in
+        [1-9] | [1-4][0-9] | 50) runs=$2 ;;
+        *) echo "compare-mpi.sh: --runs needs an integer in 1..50, got '${2-}'" >&2; exit 2 ;;
+        esac
+        shift 2 ;;
+    --quick) quick=1; shift ;;
+    --no-instructions) instr=0; shift ;;
+    -h | --help) usage; exit 0 ;;
+    *) echo "compare-mpi.sh: unknown option '$1'" >&2; usage >&2; exit 2 ;;
+    esac
+done
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=${PSHM_BUILD:-$(cd "$here/../.." && pwd)}
+oshcc=$top/shmem/oshcc
+if ! grep -q '^SHMEM_MPI := 1' "$top/Makefile" 2>/dev/null || [ ! -x "$oshcc" ]; then
+    echo "compare-mpi.sh: $top is not built with the OpenSHMEM layer over MPI:" >&2
+    echo "install MPI (apt-get install -y openmpi-bin libopenmpi-dev), then" >&2
+    echo "./configure --with-mpi && make" >&2
+    exit 2
+fi
+mpicc=$(sed -n 's/^MPICC := //p' "$top/Makefile")
+mpirun=${MPIRUN:-mpirun}
+command -v "$mpirun" >/dev/null || { echo "compare-mpi.sh: no $mpirun in PATH" >&2; exit 2; }
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export SHMEM_SYMMETRIC_SIZE=${SHMEM_SYMMETRIC_SIZE:-16M}
+unset PSHM_SIM_HOSTS GASNET_SUPERNODE_MAXSIZE PSHM_RANK PSHM_SIZE PSHM_JOB_TAG PSHM_BOOT_FD
+mpiopts="--oversubscribe --bind-to none"
+"$mpirun" --version 2>&1 | grep -q "Open MPI" && mpiopts="--allow-run-as-root $mpiopts"
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/shmem-compare-mpi.XXXXXX")
+trap 'rm -rf "$work"' EXIT INT TERM
+
+flags="-std=c11 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror"
+"$oshcc" $flags -o "$work/shmem-bench" "$here/shmem-bench.c"
+$mpicc $flags -o "$work/mpi-rma-bench" "$here/mpi-rma-bench.c"
+
+bargs="--max-bytes 8"
+[ "$quick" = 1 ] && bargs="$bargs --reps 11 --batch-us 100"
+only='^(rt|p\+quiet|g|fadd|cswap|putmem|getmem)$'
+
+# run ROUND LABEL NP HOSTS PROGRAM ARGS...: one job, its CSV lines kept.
+run() {
+    round=$1 label=$2 np=$3 hosts=$4
+    shift 4
+    t0=$(date +%s)
+    if ! env ${hosts:+PSHM_SIM_HOSTS=$hosts} timeout 900 "$mpirun" $mpiopts -np "$np" \
+        "$@" --csv --label "$label" >"$work/out" 2>"$work/err"; then
+        echo "compare-mpi.sh: failed: ${hosts:+PSHM_SIM_HOSTS=$hosts }$mpirun -np $np $*" >&2
+        cat "$work/err" "$work/out" >&2
+        exit 1
+    fi
+    echo "round $round/$runs: $label: $(($(date +%s) - t0)) s" >&2
+    grep -v '^#' "$work/out" | sed 1d | sed "s/^/$round,/" >>"$work/all.csv"
+    grep '^#' "$work/out" | sed "s/^# /  [$label] /" >>"$work/placement"
+}
+
+: >"$work/all.csv"
+: >"$work/placement"
+i=1
+while [ "$i" -le "$runs" ]; do
+    order="shm net mpi split"
+    [ $((i % 2)) = 0 ] && order="split mpi net shm"
+    for what in $order; do
+        case $what in
+        shm) run "$i" shm 2 "" "$work/shmem-bench" --only "$only" $bargs ;;
+        net) run "$i" net 2 2 "$work/shmem-bench" --only "$only" $bargs ;;
+        mpi) run "$i" mpi 2 "" "$work/mpi-rma-bench" $(echo "$bargs" | sed 's/--max-bytes 8//') ;;
+        split) run "$i" split 3 2 "$work/shmem-bench" --peer 2 --only "$only" $bargs ;;
+        esac
+    done
+    i=$((i + 1))
+done
+
+echo "OpenSHMEM over MPI, both paths: $runs round(s), ns per call (medians over the"
+echo "rounds of each run's median); net/MPI is the median of the same-round ratios"
+sort -u "$work/placement"
+# CSV: round,label,npes,test,target,bytes,calls,batches,median_ns,p99_ns,GBps
+awk -F, '
+function median(list,   a, n, i, j, x) {
+    n = split(list, a, " ")
+    for (i = 2; i <= n; i++) {
+        x = a[i] + 0
+        for (j = i - 1; j >= 1 && a[j] + 0 > x; j--) a[j + 1] = a[j]
+        a[j + 1] = x
+    }
+    if (n == 0) return ""
+    return (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}
+# The MPI call that is the floor of each row of the layer.
+function floor_of(t) {
+    if (t == "p+quiet" || t == "putmem") return "put+flush"
+    if (t == "g" || t == "getmem") return "get+flush"
+    if (t == "fadd") return "fop+flush"
+    if (t == "cswap") return "cas+flush"
+    return ""
+}
+{
+    key = $4 SUBSEP $5 SUBSEP $6
+    if ($2 != "mpi" && !(key in seen)) { seen[key] = 1; rows[++nrows] = key }
+    vals[$2, key] = vals[$2, key] " " $9
+    ns[$1, $2, $4] = $9
+    nsk[$1, $2, key] = $9
+    rounds[$1] = 1
+    if ($2 == "mpi") mpi[$4] = mpi[$4] " " $9
+}
+END {
+    printf "%-8s %-7s %5s %10s %10s %10s  %-10s %9s %8s  %s\n", "test", "target", "bytes",
+        "shm", "split-shm", "net", "MPI itself", "MPI_ns", "net/MPI", "target"
+    for (i = 1; i <= nrows; i++) {
+        split(rows[i], f, SUBSEP)
+        fl = floor_of(f[1])
+        list = ""
+        for (r in rounds)
+            if (((r, "net", rows[i]) in nsk) && fl != "" && ((r, "mpi", fl) in ns) && ns[r, "mpi", fl] > 0)
+                list = list " " nsk[r, "net", rows[i]] / ns[r, "mpi", fl]
+        x = median(list)
+        goal = ""
+        if (x != "" && f[1] != "rt") goal = sprintf("<= 1.2x: %s", x <= 1.2 ? "met" : "NOT met")
+        printf "%-8s %-7s %5s %10s %10s %10s  %-10s %9s %8s  %s\n", f[1], f[2], f[3],
+            median(vals["shm", rows[i]]), median(vals["split", rows[i]]), median(vals["net", rows[i]]),
+            (fl == "" ? "-" : fl), (fl == "" ? "-" : median(mpi[fl])),
+            (x == "" ? "-" : sprintf("%.2f", x)), goal
+    }
+}' "$work/all.csv"
+
+[ "$instr" = 1 ] || exit 0
+if ! command -v valgrind >/dev/null 2>&1; then
+    echo "# instruction counts left out: valgrind is not installed (apt-get install -y valgrind)"
+    exit 0
+fi
+# Instructions per call on PE 0 (callgrind, collection inside the called
+# functions only), PE 0 -> a peer of its supernode: a one-host job under
+# oshrun, a one-supernode job under mpirun, and a split job (PE 2 shares
+# PE 0's simulated host) under mpirun; and, for scale, PE 0 -> PE 1 of
+# another supernode.
+"$oshcc" $flags -o "$work/shmem-count" "$here/shmem-count.c"
+calls=15000
+cat >"$work/cg.sh" <<EOF
+#!/bin/sh
+# PE 0 alone under callgrind: the others run at full speed.
+case \${OMPI_COMM_WORLD_RANK:-\${PMI_RANK:-\${PSHM_RANK:-0}}} in
+0) exec valgrind -q --tool=callgrind --collect-atstart=no \\
+     --toggle-collect=shmem_long_p --toggle-collect=shmem_quiet \\
+     --toggle-collect=shmem_long_g --toggle-collect=shmem_long_atomic_fetch_add \\
+     --callgrind-out-file="$work/cg.out" "\$@" 2>"$work/cg.err" ;;
+*) exec "\$@" ;;
+esac
+EOF
+chmod +x "$work/cg.sh"
+count() { # label launcher... -> "label p g fadd"
+    label=$1
+    shift
+    line=$label
+    for op in p g fadd; do
+        rm -f "$work/cg.out"
+        if ! "$@" "$work/cg.sh" "$work/shmem-count" "$op" "$calls" "$peer" >"$work/out" 2>"$work/err" ||
+            [ ! -s "$work/cg.out" ]; then
+            echo "compare-mpi.sh: the callgrind run failed: $* shmem-count $op $calls $peer" >&2
+            cat "$work/err" "$work/out" "$work/cg.err" >&2 2>/dev/null
+            exit 1
+        fi
+        ir=$(sed -n 's/^summary: *//p' "$work/cg.out")
+        line="$line $(awk -v ir="${ir:-0}" -v n="$calls" 'BEGIN { printf "%.1f", ir / n }')"
+    done
+    echo "$line"
+}
+echo
+echo "instructions per call on PE 0 (callgrind, $calls calls; p includes shmem_quiet)"
+printf '%-48s %8s %8s %8s\n' "job" "p+quiet" "g" "fadd"
+{
+    peer=1
+    count "one host (oshrun -n 2), PE 0 -> PE 1" "$top/shmem/oshrun" -n 2
+    count "one supernode (mpirun -np 2), PE 0 -> PE 1" "$mpirun" $mpiopts -np 2
+    peer=2
+    count "split (mpirun -np 3, 2 hosts), PE 0 -> PE 2" env PSHM_SIM_HOSTS=2 "$mpirun" $mpiopts -np 3
+    peer=1
+    count "split (mpirun -np 3, 2 hosts), PE 0 -> PE 1 (MPI)" env PSHM_SIM_HOSTS=2 "$mpirun" $mpiopts -np 3
+} | awk '{ n = NF; printf "%-48s %8s %8s %8s\n", substr($0, 1, length($0) - length($(n-2) " " $(n-1) " " $n) - 1), $(n-2), $(n-1), $n }'

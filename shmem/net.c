@@ -1,0 +1,200 @@
+/*
+ * net.c - the layer under MPI: start-up, the windows, the end.
+ *
+ * Under mpirun the layer starts MPI itself (MPI_Init_thread) unless the
+ * program did, and finalizes it only then. pshm is started through its MPI
+ * bootstrap over MPI_COMM_WORLD, so PE = world rank, and finds the
+ * supernodes; PEs of mine are reached through shared memory as under
+ * oshrun. When the job spans supernodes (shm.multi), the others are reached
+ * through MPI: one-sided windows over the heap and the statics (net_rma.c),
+ * atomics shipped to the target (net_amo.c), and a progress thread
+ * (net_thread.c).
+ */
+#include "shmem_internal.h"
+
+#if PSHMEM_HAVE_MPI
+#include "net.h"
+#include "pshm_mpi.h"
+
+#include <sched.h>
+#include <stdlib.h>
+
+MPI_Comm shm_comm = MPI_COMM_NULL;
+MPI_Win shm_win[SHM_NAREAS] = {MPI_WIN_NULL, MPI_WIN_NULL};
+
+static int own_mpi;        /* this layer initialized MPI: it finalizes it */
+static int mpi_provided;   /* MPI's thread level */
+
+_Noreturn void shm_mpi_fail(const char *call, const char *mpi_call, int mrc)
+{
+    char text[MPI_MAX_ERROR_STRING];
+    int len = 0;
+
+    if (MPI_Error_string(mrc, text, &len) != MPI_SUCCESS)
+        len = 0;
+    text[len] = '\0';
+    shm_fatal(call, "%s failed: %s", mpi_call, len ? text : "(no message from MPI)");
+}
+
+int shm_net_area(const char *call, const void *sym, size_t n, size_t *off)
+{
+    int a = shm_area_of(sym, n, off);
+    if (a < 0)
+        shm_fatal(call, "the %zu bytes at %p are not all symmetric (they pass the end of the "
+                  "symmetric heap or of the program's data)", n, sym);
+    return a;
+}
+
+/* PEs on this host (MPI's shared-memory split, which sees the real host
+ * whatever the supernodes) against the CPUs they may run on together: the
+ * union of their affinity masks (mpirun may bind each to a core of its own,
+ * and then one PE's mask alone would say "crowded" wrongly). */
+static int host_crowded(void)
+{
+    MPI_Comm host;
+    cpu_set_t set, all;
+    int n = 0;
+
+    if (MPI_Comm_split_type(shm_comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &host) !=
+        MPI_SUCCESS)
+        return 0;
+    if (sched_getaffinity(0, sizeof set, &set) != 0) {
+        CPU_ZERO(&set);
+        CPU_SET(0, &set);
+    }
+    MPI_Comm_size(host, &n);
+    if (MPI_Allreduce(&set, &all, (int)sizeof set, MPI_BYTE, MPI_BOR, host) != MPI_SUCCESS)
+        all = set;
+    MPI_Comm_free(&host);
+    return n > CPU_COUNT(&all);
+}
+
+int shm_net_start(pshm_bootstrap_t *boot, int mpi_thread)
+{
+    int init = 0, fin = 0, mrc, rc, rank, size;
+
+    MPI_Initialized(&init);
+    MPI_Finalized(&fin);
+    if (fin)
+        shm_fatal("shmem_init", "MPI is already finalized: call shmem_init before "
+                  "MPI_Finalize (and shmem_finalize before it too)");
+    /* pshmrun's job (its socket in the environment) stays pshmrun's. */
+    if (getenv("PSHM_BOOT_FD") != NULL || (!init && !shm_env_mpi_launch(&rank, &size)))
+        return -1;
+    if (!init) {
+        mrc = MPI_Init_thread(NULL, NULL, mpi_thread, &mpi_provided);
+        if (mrc != MPI_SUCCESS)
+            shm_mpi_fail("shmem_init", "MPI_Init_thread", mrc);
+        own_mpi = 1;
+    } else {
+        MPI_Query_thread(&mpi_provided);
+    }
+    shm.mpi = 1;
+    mrc = MPI_Comm_dup(MPI_COMM_WORLD, &shm_comm);
+    if (mrc != MPI_SUCCESS)
+        shm_mpi_fail("shmem_init", "MPI_Comm_dup", mrc);
+    /* Failures come back as codes, told by shm_mpi_fail. */
+    MPI_Comm_set_errhandler(shm_comm, MPI_ERRORS_RETURN);
+    rc = pshm_mpi_bootstrap(MPI_COMM_WORLD, boot);
+    if (rc < 0)
+        shm_fatal("shmem_init", "%s", pshm_last_error());
+    shm.crowded = host_crowded();
+    return mpi_provided;
+}
+
+/* Every PE's heap and statics have the same size (same executable, same
+ * SHMEM_SYMMETRIC_SIZE): a displacement valid here is valid there. pshm
+ * checked it within each supernode; this checks it across them. */
+static void check_symmetric(void)
+{
+    uint64_t mine[2] = {shm_sym.size[SHM_HEAP], shm_sym.size[SHM_DATA]}, *all;
+    int mrc;
+
+    all = malloc((size_t)shm.npes * sizeof mine);
+    if (all == NULL)
+        shm_fatal("shmem_init", "out of memory for the sizes of %d PEs", shm.npes);
+    mrc = MPI_Allgather(mine, 2, MPI_UINT64_T, all, 2, MPI_UINT64_T, shm_comm);
+    if (mrc != MPI_SUCCESS)
+        shm_mpi_fail("shmem_init", "MPI_Allgather", mrc);
+    for (int pe = 0; pe < shm.npes; pe++) {
+        if (all[2 * pe] != mine[0])
+            shm_fatal_all("shmem_init", "PE %d's symmetric heap is %llu bytes, PE %d's %llu: "
+                          "give every PE the same SHMEM_SYMMETRIC_SIZE", pe,
+                          (unsigned long long)all[2 * pe], shm.me, (unsigned long long)mine[0]);
+        if (all[2 * pe + 1] != mine[1])
+            shm_fatal_all("shmem_init", "PE %d's global and static data is %llu bytes, PE "
+                          "%d's %llu: every PE must run the same executable", pe,
+                          (unsigned long long)all[2 * pe + 1], shm.me,
+                          (unsigned long long)mine[1]);
+    }
+    free(all);
+}
+
+void shm_net_init(void)
+{
+    int mrc;
+
+    check_symmetric();
+    for (int a = 0; a < SHM_NAREAS; a++) {
+        void *base = shm_sym.size[a] ? (void *)shm_sym.mine[a] : NULL;
+        mrc = MPI_Win_create(base, (MPI_Aint)shm_sym.size[a], 1, MPI_INFO_NULL, shm_comm,
+                             &shm_win[a]);
+        if (mrc != MPI_SUCCESS)
+            shm_mpi_fail("shmem_init", "MPI_Win_create", mrc);
+        MPI_Win_set_errhandler(shm_win[a], MPI_ERRORS_RETURN);
+        /* One passive-target epoch for the whole job: no lock per operation. */
+        mrc = MPI_Win_lock_all(MPI_MODE_NOCHECK, shm_win[a]);
+        if (mrc != MPI_SUCCESS)
+            shm_mpi_fail("shmem_init", "MPI_Win_lock_all", mrc);
+    }
+    shm_amo_init();
+    shm_thread_start(mpi_provided);
+}
+
+/* After the final barrier: every PE's operations are complete, nobody
+ * sends anything more. */
+void shm_net_fini(void)
+{
+    shm_thread_stop();
+    shm_amo_fini();
+    for (int a = 0; a < SHM_NAREAS; a++) {
+        MPI_Win_unlock_all(shm_win[a]);
+        MPI_Win_free(&shm_win[a]);
+    }
+}
+
+void shm_net_stop(pshm_bootstrap_t *boot)
+{
+    pshm_mpi_bootstrap_free(boot);
+    MPI_Comm_free(&shm_comm);
+    shm.mpi = 0;
+    if (own_mpi) {
+        own_mpi = 0;
+        MPI_Finalize();
+    }
+}
+
+/* Serving others is a test of one more request, at every turn: a PE
+ * waiting here answers at once. pshm (peer deaths) is polled every so many
+ * turns only, or at every turn when PEs outnumber CPUs (a turn then
+ * includes a yield and lasts long). */
+#define WAIT_POLL_EVERY 8
+
+void shm_net_waitall(int n, MPI_Request *reqs)
+{
+    for (unsigned i = 1;; i++) {
+        int done = 0, mrc = MPI_Testall(n, reqs, &done, MPI_STATUSES_IGNORE);
+        if (mrc != MPI_SUCCESS)
+            shm_mpi_fail("wait", "MPI_Testall", mrc);
+        if (done)
+            return;
+        shm_net_serve();
+        if (shm.crowded || i % WAIT_POLL_EVERY == 0)
+            shm_poll();
+        if (shm.crowded)
+            sched_yield();
+    }
+}
+#else
+typedef int shm_net_none; /* ISO C wants a declaration in every file */
+#endif /* PSHMEM_HAVE_MPI */

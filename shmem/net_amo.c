@@ -1,0 +1,189 @@
+/*
+ * net_amo.c - atomics on a PE of another supernode: shipped to the target,
+ * which applies them with the CPU atomic a PE of its own supernode uses.
+ *
+ * Why not MPI's atomics: MPI does not promise that MPI_Fetch_and_op and a
+ * CPU's atomic instructions on the same memory are atomic with respect to
+ * each other (a NIC's are not), and the target's own PE and its supernode
+ * peers update the same words with CPU atomics. Executing every atomic in
+ * the target's supernode with the same instruction makes them all atomic
+ * with respect to each other, whichever path they came by (GASNet-EX's
+ * AM-based atomics, Open MPI's osc/pt2pt do the same).
+ *
+ * The protocol, on a communicator of its own (a duplicate of the world):
+ *   request  PE -> target, tag REQ: shm_amreq_t (32 bytes).
+ *   reply    target -> PE, tag REPLY + id: the old value (8 bytes), for a
+ *            fetching operation and for NOP, which quiet sends to every
+ *            target that got non-fetching ones since the last quiet: MPI
+ *            keeps the order of messages between two processes on one
+ *            communicator and tag, and the target serves in arrival order,
+ *            so NOP's answer means all of them were applied.
+ * The requester posts the reply's receive before sending, so the target's
+ * 8-byte MPI_Send meets a posted receive: it never waits on the requester.
+ * The target serves whenever it makes progress (every wait of the layer,
+ * shm_net_waitall, shm_progress) and from the progress thread.
+ */
+#include "shmem_internal.h"
+
+#if PSHMEM_HAVE_MPI
+#include "amo_apply.h"
+#include "net.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+
+enum { TAG_REQ = 0, TAG_REPLY = 1, ID_MASK = 16383 };  /* tags 0..16384 <= MPI_TAG_UB */
+
+/* Travels as MPI_BYTE between processes of one executable and byte order
+ * (pshm compares the byte order at init). */
+typedef struct shm_amreq {
+    uint64_t val, cond;     /* operands, in the low `size` bytes */
+    uint64_t off;           /* offset of the object in the area */
+    uint32_t id;            /* the reply's tag is TAG_REPLY + id */
+    uint8_t op, size, area, reply;
+} shm_amreq_t;
+_Static_assert(sizeof(shm_amreq_t) == 32, "the request is 32 bytes");
+
+static MPI_Comm amo_comm = MPI_COMM_NULL;
+static MPI_Request rreq = MPI_REQUEST_NULL;   /* the posted receive of requests */
+static shm_amreq_t rbuf;
+static int serving;
+/* One server at a time (the application's threads, the progress thread):
+ * requests are applied in arrival order. */
+static pthread_mutex_t serve_lock = PTHREAD_MUTEX_INITIALIZER;
+static uint32_t next_id;
+/* Targets sent non-fetching atomics since the last quiet. */
+static unsigned char *dirty;
+static int ndirty;
+
+static void post_recv(void)
+{
+    int mrc = MPI_Irecv(&rbuf, sizeof rbuf, MPI_BYTE, MPI_ANY_SOURCE, TAG_REQ, amo_comm, &rreq);
+    if (mrc != MPI_SUCCESS)
+        shm_mpi_fail("progress", "MPI_Irecv", mrc);
+}
+
+void shm_amo_init(void)
+{
+    int mrc = MPI_Comm_dup(shm_comm, &amo_comm);
+
+    if (mrc != MPI_SUCCESS)
+        shm_mpi_fail("shmem_init", "MPI_Comm_dup", mrc);
+    MPI_Comm_set_errhandler(amo_comm, MPI_ERRORS_RETURN);
+    dirty = calloc((size_t)shm.npes, 1);
+    if (dirty == NULL)
+        shm_fatal("shmem_init", "out of memory for %d PEs", shm.npes);
+    ndirty = 0;
+    post_recv();
+    __atomic_store_n(&serving, 1, __ATOMIC_RELEASE);
+}
+
+void shm_amo_fini(void)
+{
+    pthread_mutex_lock(&serve_lock);
+    __atomic_store_n(&serving, 0, __ATOMIC_RELEASE);
+    /* Nothing is in flight after the final barrier: the receive is
+     * cancelled, and a cancelled receive completes at once. */
+    MPI_Cancel(&rreq);
+    MPI_Wait(&rreq, MPI_STATUS_IGNORE);
+    pthread_mutex_unlock(&serve_lock);
+    MPI_Comm_free(&amo_comm);
+    free(dirty);
+    dirty = NULL;
+}
+
+static uint64_t apply(const shm_amreq_t *q, int src)
+{
+    char *p;
+
+    /* The sender checked its address against its own copy; a request that
+     * does not fit here means a broken job, never a write out of bounds. */
+    if (q->op >= SHM_AOP_COUNT || q->area >= SHM_NAREAS || (q->size != 4 && q->size != 8) ||
+        q->off > shm_sym.size[q->area] || q->size > shm_sym.size[q->area] - q->off ||
+        q->off % q->size != 0)
+        shm_fatal("progress", "PE %d sent a malformed atomic request (op %u, area %u, %u "
+                  "bytes at offset %llu)", src, q->op, q->area, q->size,
+                  (unsigned long long)q->off);
+    if (q->op == SHM_AOP_NOP)
+        return 0;
+    p = (char *)shm_sym.mine[q->area] + q->off;
+    return shm_amo_apply(p, q->size, q->op, q->val, q->cond);
+}
+
+/* At most this many requests per call: a flood from others does not keep
+ * a PE from its own work. */
+#define SERVE_BATCH 64
+
+void shm_net_serve(void)
+{
+    if (!__atomic_load_n(&serving, __ATOMIC_ACQUIRE) || pthread_mutex_trylock(&serve_lock) != 0)
+        return;
+    for (int i = 0; i < SERVE_BATCH && serving; i++) {
+        MPI_Status st;
+        shm_amreq_t q;
+        uint64_t old;
+        int done = 0, mrc = MPI_Test(&rreq, &done, &st);
+
+        if (mrc != MPI_SUCCESS)
+            shm_mpi_fail("progress", "MPI_Test", mrc);
+        if (!done)
+            break;
+        q = rbuf;
+        post_recv();
+        old = apply(&q, st.MPI_SOURCE);
+        if (q.reply) {
+            mrc = MPI_Send(&old, sizeof old, MPI_BYTE, st.MPI_SOURCE, TAG_REPLY + (int)q.id,
+                           amo_comm);
+            if (mrc != MPI_SUCCESS)
+                shm_mpi_fail("progress", "MPI_Send", mrc);
+        }
+    }
+    pthread_mutex_unlock(&serve_lock);
+}
+
+uint64_t shm_net_amo(const void *sym, int pe, int op, size_t size, uint64_t val, uint64_t cond,
+                     int fetching)
+{
+    shm_amreq_t q = {.val = val, .cond = cond, .op = (uint8_t)op, .size = (uint8_t)size,
+                     .reply = (uint8_t)(fetching != 0)};
+    MPI_Request r[2];
+    uint64_t old = 0;
+    size_t off;
+    int mrc;
+
+    q.area = (uint8_t)shm_net_area("atomic", sym, size, &off);
+    q.off = off;
+    if (fetching) {
+        q.id = __atomic_fetch_add(&next_id, 1, __ATOMIC_RELAXED) & ID_MASK;
+        mrc = MPI_Irecv(&old, sizeof old, MPI_BYTE, pe, TAG_REPLY + (int)q.id, amo_comm, &r[1]);
+        if (mrc != MPI_SUCCESS)
+            shm_mpi_fail("atomic", "MPI_Irecv", mrc);
+    }
+    mrc = MPI_Isend(&q, sizeof q, MPI_BYTE, pe, TAG_REQ, amo_comm, &r[0]);
+    if (mrc != MPI_SUCCESS)
+        shm_mpi_fail("atomic", "MPI_Isend", mrc);
+    shm_net_waitall(fetching ? 2 : 1, r);
+    if (!fetching && __atomic_exchange_n(&dirty[pe], 1, __ATOMIC_RELAXED) == 0)
+        __atomic_fetch_add(&ndirty, 1, __ATOMIC_RELAXED);
+    return old;
+}
+
+void shm_net_quiet(void)
+{
+    int mrc;
+
+    if (__atomic_exchange_n(&shm_rma_pending, 0, __ATOMIC_ACQ_REL)) {
+        for (int a = 0; a < SHM_NAREAS; a++)
+            if ((mrc = MPI_Win_flush_all(shm_win[a])) != MPI_SUCCESS)
+                shm_mpi_fail("shmem_quiet", "MPI_Win_flush_all", mrc);
+    }
+    for (int pe = 0; __atomic_load_n(&ndirty, __ATOMIC_RELAXED) > 0 && pe < shm.npes; pe++) {
+        if (__atomic_exchange_n(&dirty[pe], 0, __ATOMIC_RELAXED) == 0)
+            continue;
+        __atomic_fetch_sub(&ndirty, 1, __ATOMIC_RELAXED);
+        shm_net_amo(shm_scratch, pe, SHM_AOP_NOP, 8, 0, 0, 1);
+    }
+}
+#else
+typedef int shm_net_none; /* ISO C wants a declaration in every file */
+#endif /* PSHMEM_HAVE_MPI */

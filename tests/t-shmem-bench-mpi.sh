@@ -1,0 +1,59 @@
+#!/bin/bash
+# t-shmem-bench-mpi - the benchmark programs of the path between supernodes
+# build and run with their smallest options (speed is not judged here:
+# make bench-shmem-mpi does that): mpi-rma-bench builds with the MPI wrapper
+# warning-free and prints exactly its four rows (CSV and table) between two
+# ranks, refusing a peer outside the job; shmem-count runs each operation
+# in a split job to a PE of its supernode and to one of another, checking
+# what it left; compare-mpi.sh refuses a bad option.
+. "$(dirname "$0")/shmem/driver.sh"
+. "$(dirname "$0")/shmem/split.sh"
+S=$(cd "$(dirname "$0")/.." && pwd)/shmem/bench
+MPICC=$(sed -n 's/^MPICC := //p' "$B/Makefile")
+
+if $MPICC -std=c11 -O2 -Wall -Wextra -Werror -o "$T/mpi-rma-bench" "$S/mpi-rma-bench.c" 2>"$T/cc.err"; then
+    ok "$MPICC builds mpi-rma-bench.c"
+    mrb() { timeout -k 10 60 "$MPIRUN" "${MPIOPTS[@]}" -np "$1" "$T/mpi-rma-bench" "${@:2}" >"$T/out" 2>"$T/err"; }
+    if mrb 2 --csv --reps 3 --batch-us 10; then
+        grep -v '^#' "$T/out" | sed 1d | cut -d, -f1-5 >"$T/rows"
+        want=$'mpi,2,put+flush,win,8\nmpi,2,get+flush,win,8\nmpi,2,fop+flush,win,8\nmpi,2,cas+flush,win,8'
+        [ "$(cat "$T/rows")" = "$want" ] && ok "mpi-rma-bench --csv: the four rows" ||
+            bad "mpi-rma-bench --csv rows: $(cat "$T/out")"
+        grep -qx "impl,npes,test,target,bytes,calls_per_batch,batches,median_ns,p99_ns,median_GBps" "$T/out" &&
+            ok "mpi-rma-bench --csv: shmem-bench's header" || bad "mpi-rma-bench --csv: no header"
+    else
+        bad "mpi-rma-bench --csv exited non-zero: $(cat "$T/err" "$T/out" | tail -5)"
+    fi
+    if mrb 2 --reps 3 --batch-us 10; then
+        [ "$(awk '/^test +target/ { t = 1; next } t && NF == 6 { print $1 }' "$T/out" | tr '\n' ' ')" = \
+          "put+flush get+flush fop+flush cas+flush " ] && ok "mpi-rma-bench: the table" ||
+            bad "mpi-rma-bench table: $(cat "$T/out")"
+    else
+        bad "mpi-rma-bench exited non-zero: $(cat "$T/err" "$T/out" | tail -5)"
+    fi
+    mrb 2 --peer 2; st=$?
+    [ "$st" != 0 ] && grep -q "mpi-rma-bench: --peer 2" "$T/err" && ok "mpi-rma-bench --peer 2 on 2 ranks: refused" ||
+        bad "mpi-rma-bench --peer 2 on 2 ranks exited $st: $(cat "$T/err")"
+else
+    bad "$MPICC does not build mpi-rma-bench.c: $(head -5 "$T/cc.err")"
+fi
+
+if "$B/shmem/oshcc" -std=c11 -O2 -Wall -Wextra -Werror -o "$T/shmem-count" "$S/shmem-count.c" 2>"$T/cc.err"; then
+    split_layout 3:hosts=2 # PE 2 shares PE 0's host (with shared memory), PE 1 does not
+    for op in p g fadd; do
+        for peer in 1 2; do
+            job 0 3 "$T/shmem-count" "$op" 100 "$peer" || continue
+            what="(no shared memory)"
+            [ "$peer" = 2 ] && [ "$SPLIT_ALONE" = no ] && what="(shared memory)"
+            grep -qF "shmem-count: 100 x $op, PE 0 -> PE $peer $what" "$T/out" && ok "shmem-count $op to PE $peer $what" ||
+                bad "shmem-count $op to PE $peer: $(cat "$T/out")"
+        done
+    done
+else
+    bad "oshcc does not build shmem-count.c: $(head -5 "$T/cc.err")"
+fi
+
+sh "$S/compare-mpi.sh" --runs 0 >"$T/out" 2>"$T/err"; st=$?
+[ "$st" = 2 ] && grep -q "compare-mpi.sh: --runs needs an integer in 1..50, got '0'" "$T/err" &&
+    ok "compare-mpi.sh --runs 0: refused" || bad "compare-mpi.sh --runs 0 exited $st: $(cat "$T/err")"
+finish
