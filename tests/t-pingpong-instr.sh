@@ -1,0 +1,48 @@
+#!/bin/bash
+# t-pingpong-instr - pshm-pingpong --instructions (callgrind) gives counts,
+# the same ones twice, in the one CSV schema, and leaves no callgrind files
+# behind when its reader stops early or SIGTERM cuts it short; without
+# valgrind it exits 1 with a message. Apart from t-pingpong so that each
+# stays well within the runner's timeout on a loaded machine.
+. "$(dirname "$0")/pingpong-lib.sh"
+
+# --- instruction counts under callgrind: numbers, the same twice
+if [ $nopshm = 0 ] && command -v valgrind >/dev/null; then
+    if run 0 "$T/in1" -- "$P" --instructions --csv && run 0 "$T/in2" -- "$P" --instructions --csv; then
+        for t in instr-short-burst instr-short-burst-any instr-poll-idle instr-pingpong instr-wait-turn; do
+            v=$(awk -F, -v t="$t" '$1 == t {print $11}' "$T/in1")
+            awk -v v="$v" 'BEGIN {exit !(v + 0 > 10 && v + 0 < 100000)}' ||
+                bad "--instructions: $t is '$v', not a count"
+        done
+        ! grep -q "no call of" "$T/in1.err" ||
+            bad "--instructions: the library's paced liveness check was not found: $(cat "$T/in1.err")"
+        cmp -s "$T/in1" "$T/in2" && ok "--instructions: the same counts twice: $(cut -d, -f1,11 "$T/in1" | tail -n +2 | tr '\n' ' ')" ||
+            bad "--instructions gave different counts: $(diff "$T/in1" "$T/in2" | tr '\n' ' ')"
+        [ $have_py = 1 ] && { check_schema "$T/in1" csv >/dev/null || bad "--instructions CSV schema"; }
+    fi
+    # a reader that stops early, or a SIGTERM during the jobs, leaves no callgrind files
+    mkdir -p "$T/ti"
+    TMPDIR=$T/ti timeout -s KILL 60 "$P" --instructions | head -1 >/dev/null
+    TMPDIR=$T/ti timeout -s KILL 60 "$P" --instructions >/dev/null 2>&1 &
+    pid=$!
+    # The signal must land while a job runs (its files exist), not after
+    # the whole run ended: on a quiet machine that takes under 2 s.
+    for _ in $(seq 3000); do
+        [ -n "$(ls -A "$T/ti")" ] && break
+        kill -0 $pid 2>/dev/null || break
+        sleep 0.01
+    done
+    kill -TERM $pid
+    wait $pid
+    got=$?
+    [ $got = 143 ] || bad "--instructions ended by SIGTERM exited $got, expected 143 (the signal's)"
+    [ -z "$(ls -A "$T/ti")" ] && ok "--instructions left no files behind when cut short" ||
+        bad "--instructions cut short left files behind: $(ls -A "$T/ti")"
+else
+    echo "skip: valgrind is not installed: --instructions is not tested here (CI installs it)"
+    [ $nopshm = 1 ] || run 1 "$T/in1" -- env PATH=/nonexistent "$P" --instructions
+fi
+
+[ $fails = 0 ] && echo "t-pingpong-instr: all checks passed" && exit 0
+echo "t-pingpong-instr: $fails checks failed"
+exit 1
