@@ -174,10 +174,11 @@ void shm_net_stop(pshm_bootstrap_t *boot)
     }
 }
 
-/* Between two rounds of serving and polling pshm, this many tests of the
- * requests alone: an answer is seen one MPI_Testall after it lands, not
- * after a whole round; serving others waits at most this many tests. */
-#define WAIT_TESTS 8
+/* Serving others is a test of one more request, at every turn: a PE
+ * waiting here answers at once. pshm (peer deaths) is polled every so many
+ * turns only, or at every turn when PEs outnumber CPUs (a turn then
+ * includes a yield and lasts long). */
+#define WAIT_POLL_EVERY 8
 
 void shm_net_waitall(int n, MPI_Request *reqs)
 {
@@ -187,8 +188,9 @@ void shm_net_waitall(int n, MPI_Request *reqs)
             shm_mpi_fail("wait", "MPI_Testall", mrc);
         if (done)
             return;
-        if (i % WAIT_TESTS == 0)
-            shm_progress();
+        shm_net_serve();
+        if (shm.crowded || i % WAIT_POLL_EVERY == 0)
+            shm_poll();
         if (shm.crowded)
             sched_yield();
     }

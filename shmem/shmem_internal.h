@@ -176,6 +176,8 @@ void *shm_range_or_net(const char *call, const void *sym, size_t nbytes, int pe)
  * the MPI side too (serves other PEs' atomics, drives MPI's RMA). On failure
  * the job ends as pshm does. Safe from any thread. */
 void shm_progress(void) SHM_HIDDEN;
+/* pshm's half of shm_progress alone (peer deaths, pshm's messages). */
+void shm_poll(void) SHM_HIDDEN;
 /* Waits until cond(arg) != 0, making progress, yielding when oversubscribed;
  * ends the job on peer death/abort. */
 void shm_wait(int (*cond)(void *), void *arg) SHM_HIDDEN;

@@ -167,11 +167,16 @@ static _Noreturn void lost(const char *call, int rc)
     shm_fatal(call, "the job is ending: %s (%s)", pshm_last_error(), pshm_strerror(rc));
 }
 
-void shm_progress(void)
+void shm_poll(void)
 {
     int rc = pshm_poll(shm.ctx);
     if (SHM_UNLIKELY(rc < 0))
         lost("progress", rc);
+}
+
+void shm_progress(void)
+{
+    shm_poll();
     if (shm.multi)
         shm_net_serve();
 }

@@ -23,8 +23,9 @@
 
 /* Whether this PE shares memory with PE pe (shmem_ptr gives a pointer), as
  * the driver's layout says in SHMEM_TEST_SUPERNODES: unset, every PE (one
- * host); "hosts=K", the PEs of this PE's simulated host (r % K); "alone",
- * this PE only (supernodes of one, or no shared memory at all). */
+ * host); "hosts=K", the PEs of this PE's simulated host (r % K);
+ * "maxsize=M", one host cut into supernodes of M ranks in order (r / M);
+ * "alone", this PE only (supernodes of one, or no shared memory at all). */
 static inline int test_shares_memory(int pe)
 {
     const char *how = getenv("SHMEM_TEST_SUPERNODES");
@@ -34,6 +35,8 @@ static inline int test_shares_memory(int pe)
         return 1;
     if (sscanf(how, "hosts=%d", &k) == 1 && k > 0)
         return pe % k == me % k;
+    if (sscanf(how, "maxsize=%d", &k) == 1 && k > 0)
+        return pe / k == me / k;
     return pe == me;
 }
 

@@ -4,7 +4,8 @@
 # other supernodes are reached through MPI.
 #
 # A layout is N:hosts=K (N PEs, PSHM_SIM_HOSTS=K: PE r on simulated host
-# r % K) or N:maxsize=1 (N PEs on this host, GASNET_SUPERNODE_MAXSIZE=1).
+# r % K) or N:maxsize=M (N PEs on this host, GASNET_SUPERNODE_MAXSIZE=M:
+# ranks in order, M to a supernode).
 # Built without shared memory (--disable-pshm), every PE is alone in each.
 # The default three give a job with two PEs in each supernode, one with
 # supernodes of 2 and of 1 PEs, and one where every PE is alone:
@@ -56,13 +57,13 @@ per_layout() {
 split_layout() {
     local n=${1%%:*} how=${1#*:}
     case $n:$how in
-    *[!0-9]*:* | :* | *:) bad "layout '$1' is not N:hosts=K or N:maxsize=1"; return 1 ;;
+    *[!0-9]*:* | :* | *:) bad "layout '$1' is not N:hosts=K or N:maxsize=M"; return 1 ;;
     esac
     # SHMEM_TEST_SUPERNODES tells the programs who shares memory (check.h).
     case $how in
     hosts=[1-9]*) SPLIT_ENV=("PSHM_SIM_HOSTS=${how#hosts=}" "SHMEM_TEST_SUPERNODES=$how") ;;
-    maxsize=1) SPLIT_ENV=("GASNET_SUPERNODE_MAXSIZE=1" "SHMEM_TEST_SUPERNODES=alone") ;;
-    *) bad "layout '$1' is not N:hosts=K or N:maxsize=1"; return 1 ;;
+    maxsize=[1-9]*) SPLIT_ENV=("GASNET_SUPERNODE_MAXSIZE=${how#maxsize=}" "SHMEM_TEST_SUPERNODES=$how") ;;
+    *) bad "layout '$1' is not N:hosts=K or N:maxsize=M"; return 1 ;;
     esac
     [ "$SPLIT_ALONE" = yes ] && SPLIT_ENV+=("SHMEM_TEST_SUPERNODES=alone")
     PES=$n
