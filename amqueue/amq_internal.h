@@ -5,7 +5,7 @@
  * 64-bit byte offset computed by amq_layout(), a pure function of
  * (P, depth, memory, line), so no offset can wrap past 4 GiB):
  *
- *   line 0                    control line: the abort word
+ *   line 0                    the supernode's control line (base/control.h)
  *   P * R lines               barrier flags, R = ceil(log2 P) rounds; flag
  *                             (r, k) is written only by (r - 2^k) mod P
  *   P receiver blocks         receiver r's block at r * rstride holds its
@@ -19,8 +19,9 @@
  *     (an idle network: all in row 1), so the idle scan touches 2 P
  *     adjacent lines in a few pages, not 2 P lines in 2 P pages.
  *   2 * P pools (page aligned) pool (process p, network n) at
- *                             (p * 2 + n) * poolsz, written by p (chunk
- *                             contents) and by receivers (the freed flag)
+ *                             (p * 2 + n) * poolsz, written by p only;
+ *                             the last AMQ_JOB_BYTES of p's request pool
+ *                             are p's copy job (synergy.c), not carved
  *
  * Networks: AMQ_REP = 0, AMQ_REQ = 1, so that a pass over the networks in
  * index order serves replies before requests.
@@ -32,14 +33,16 @@
 #ifndef PSHM_AMQ_INTERNAL_H
 #define PSHM_AMQ_INTERNAL_H
 
-#include "internal.h"
+#include "base/ctx.h"
+#include "amqueue/amqueue.h"
 
 #include <sched.h>
 
 #define AMQ_LINE PSHM_CACHE_LINE
 #define AMQ_PAGE 4096u
 enum { AMQ_REP = 0, AMQ_REQ = 1, AMQ_NETS = 2 };
-enum { AMQ_SHORT = 0, AMQ_MEDIUM = 1, AMQ_LONG = 2 };
+/* AMQ_HELP: no handler, only a copy job to help with (synergy.c). */
+enum { AMQ_SHORT = 0, AMQ_MEDIUM = 1, AMQ_LONG = 2, AMQ_HELP = 3 };
 
 /* Poll bounds: messages taken from one queue per visit, and per call. */
 #define AMQ_POLL_BATCH 16u
@@ -54,7 +57,11 @@ enum { AMQ_SHORT = 0, AMQ_MEDIUM = 1, AMQ_LONG = 2 };
  * used), which differs from the expected one because 0 < depth < 2^32, so
  * zero memory is "empty" and the receiver never clears a slot.
  *
- * meta: handler (bits 0-7), nargs (8-12), category (13-14), spilled (15).
+ * meta: handler (bits 0-7), nargs (8-12), category (13-14), spilled (15),
+ * job (16: the sender's copy job carries this Long's payload, or an
+ * AMQ_HELP message asks to help with it), the job's generation (17-31);
+ * for a Medium in a chunk, bits 16-18 are the pad / 8 between the args and
+ * the payload (amq_medium_pad).
  * body: [Long: u64 destination address in the receiver's view]
  *       then either [spilled: u64 chunk offset in the sender's pool]
  *       or the inline data: args (4 * nargs), padded to 8 when a Medium
@@ -76,6 +83,29 @@ _Static_assert(sizeof(amq_slot_t) == AMQ_LINE, "a slot is one cache line");
 #define AMQ_META_NA(m) (((m) >> 8) & 0x1fu)
 #define AMQ_META_CAT(m) (((m) >> 13) & 0x3u)
 #define AMQ_META_SP(m) (((m) >> 15) & 0x1u)
+/* The poll's key of a handler of any count (ctx->am_meta): the meta word
+ * of a Short of 0 args to it with bit 31 set, which no slot's meta has. A
+ * Short with its data inline matches it once its count's low 4 bits are
+ * masked and bit 31 flipped: counts 0-15 with bits 16-31 clear (a meta with
+ * bit 31 set has it cleared, and misses); the poll then bounds the count by
+ * what fits the slot (12). What misses is dropped by run_short_any. */
+#define AMQ_META_ANY (1u << 31)
+#define AMQ_META_ANY_NA (0xfu << 8)
+#define AMQ_META_JOB(gen) (1u << 16 | ((uint32_t)(gen) & 0x7fffu) << 17)
+#define AMQ_META_HAS_JOB(m) (((m) >> 16) & 0x1u)
+#define AMQ_META_PAD(pad) ((uint32_t)(pad) >> 3 << 16)
+#define AMQ_META_PAD_BYTES(m) (((m) >> 16 & 0x7u) << 3)
+
+/* Bytes between a chunk's args and its Medium payload: the payload then
+ * lies at the 8-aligned address of the source's line offset (a line start
+ * when the source is unknown, src 0). This machine's memcpy (rep movsb on
+ * AMD Zen) runs 50-70x slower when the destination is 8 to 24 bytes past
+ * the source's offset in a line, where args would put it. The data starts
+ * line-aligned (the chunk header is a line). */
+static inline uint64_t amq_medium_pad(uintptr_t src, unsigned nargs)
+{
+    return (((uint64_t)src & 56u) - PSHM_ALIGN_UP(4u * nargs, 8)) & 63u;
+}
 
 /* Consumer line of a queue: the number of messages the receiver has finished
  * with (handlers returned), stored with release by the receiver only. */
@@ -85,30 +115,37 @@ typedef struct amq_ctl {
 } amq_ctl_t;
 _Static_assert(sizeof(amq_ctl_t) == AMQ_LINE, "one line");
 
-/* A line holding one 64-bit word (abort word, barrier flags). */
+/* A line holding one 64-bit word (barrier flags). */
 typedef struct amq_word_line {
     _Atomic uint64_t v;
     unsigned char pad[AMQ_LINE - 8];
 } amq_word_line_t;
 _Static_assert(sizeof(amq_word_line_t) == AMQ_LINE, "one line");
 
-/* Chunk header in a pool: size in bytes (header included, a multiple of the
- * line), and `freed`, set to 1 (release) by the receiver after the handler
- * returned. The data (same layout as a slot's inline data) follows.
- * The header fills a whole line so that the data starts line-aligned:
- * memcpy (rep movsb) into a destination only 16-aligned runs ~15x slower on
- * some x86-64 CPUs (64 KiB: 21 us instead of 1.4 us), and the receiver's
- * store to `freed` does not take the line of the first payload bytes. */
+/* Chunk header in a pool, written and read by the sender only: size in
+ * bytes (header included, a multiple of the line), the message it carries
+ * (destination's supernode rank and stamp; dest -1 when given back
+ * unsent), and `filled` (see amq_chunk_filled). The chunk is free once
+ * that queue's consumer count reaches the stamp: the receiver writes
+ * nothing in the pool, so the header line never leaves the sender's cache
+ * and the sender never waits for it. The data (same layout as a slot's
+ * inline data) follows. The header fills a whole line so that the data
+ * starts line-aligned: memcpy (rep movsb) into a destination only
+ * 16-aligned runs ~15x slower on some x86-64 CPUs (64 KiB: 21 us instead of
+ * 1.4 us). */
 typedef struct amq_chunk {
     uint64_t size;
-    _Atomic uint32_t freed;
-    unsigned char pad[AMQ_LINE - 12];
+    uint32_t seq;
+    int32_t dest;
+    _Atomic uint32_t filled;
+    unsigned char pad[AMQ_LINE - 20];
 } amq_chunk_t;
 #define AMQ_CHUNK_HDR AMQ_LINE
 _Static_assert(sizeof(amq_chunk_t) == AMQ_CHUNK_HDR, "chunk header");
 
-/* Largest chunk: header, 16 args, a maximum Medium; the pool must hold one. */
-#define AMQ_CHUNK_MAX PSHM_ALIGN_UP(AMQ_CHUNK_HDR + 4 * PSHM_AM_MAX_ARGS + PSHM_AM_MEDIUM_MAX, AMQ_LINE)
+/* Largest chunk: header, 16 args, the largest pad, a maximum Medium; the
+ * pool must hold one. */
+#define AMQ_CHUNK_MAX PSHM_ALIGN_UP(AMQ_CHUNK_HDR + 4 * PSHM_AM_MAX_ARGS + 56 + PSHM_AM_MEDIUM_MAX, AMQ_LINE)
 
 typedef struct amq_layout {
     unsigned nprocs, rounds;
@@ -190,8 +227,43 @@ _Static_assert(AMQ_POOL_HOT >= AMQ_CHUNK_MAX, "the hot ring holds a largest chun
 typedef struct amq_pool {
     char *base;
     uint64_t size, head, tail, wrap, used;
+    struct amq_sq *sq;  /* the network's outgoing queues, by destination */
     amq_lock_t lock;
 } amq_pool_t;
+
+/*
+ * A copy job (synergy.c): a large copy between cross-mapped areas that the
+ * process owning the job splits into chunks, which a peer that polls may
+ * claim too. One per process, at the end of its request pool. An area is
+ * named so that every process finds it in its own view: a < P is the
+ * segment of supernode rank a, P <= a < 2 P the range (pshm_attach_range)
+ * of rank a - P.
+ *
+ *   line 0  what to copy: stored by the owner while the job is closed,
+ *           relaxed atomics (a helper that read an old claim word may read
+ *           them as they change; its compare-and-swap then fails)
+ *   line 1  claim: gen << 32 | next chunk. The owner takes chunks with
+ *           fetch_add, a helper with a compare-and-swap that also checks
+ *           the generation; a job is closed while next >= nch.
+ *   line 2  sdone: chunks the owner finished, its release stores
+ *   line 3  hdone: chunks helpers finished, their release fetch_adds
+ * The job is complete when sdone + hdone == nch; the owner reuses it only
+ * then, so a helper still holding a chunk always holds one of the current
+ * generation.
+ */
+typedef struct amq_job {
+    _Atomic uint64_t src_off, dst_off, n, chunk;
+    _Atomic uint32_t src_area, dst_area, nch;
+    unsigned char pad1[AMQ_LINE - 44];
+    _Atomic uint64_t claim;
+    unsigned char pad2[AMQ_LINE - 8];
+    _Atomic uint32_t sdone;
+    unsigned char pad3[AMQ_LINE - 4];
+    _Atomic uint32_t hdone;
+    unsigned char pad4[AMQ_LINE - 4];
+} amq_job_t;
+#define AMQ_JOB_BYTES ((uint64_t)sizeof(amq_job_t))
+_Static_assert(sizeof(amq_job_t) == 4 * AMQ_LINE, "four lines");
 
 struct amq {
     amq_layout_t l;
@@ -200,7 +272,6 @@ struct amq {
     bool threads;
     _Atomic uint32_t rot;     /* first sender visited by the next serve */
     uint64_t bar_epoch;
-    amq_word_line_t *abort_line;
     amq_word_line_t *bar;     /* P * rounds flags */
     amq_sq_t *sq[AMQ_NETS];   /* by destination supernode rank */
     /* The incoming queues, one array of 2 P: network REP at [0, P) (this
@@ -215,13 +286,18 @@ struct amq {
                                * inq + (1 + k) * row + j * L */
     amq_lock_t *rlock[AMQ_NETS]; /* with threads: the incoming queues' locks */
     amq_pool_t pool[AMQ_NETS];
+    amq_job_t *job;           /* mine (synergy.c) */
+    amq_lock_t job_lock;      /* held by the thread that owns the open job */
+    uint32_t job_gen;         /* generation of my last job */
     uint64_t nbad;            /* messages dropped: unknown handler, bad count */
 };
 
 /* Token state: 0 while the handler may reply; PREPARED while its reply is
  * prepared and not committed (poll_queue resets the state after each
- * handler, which is how a prepare left by a returned handler is known). */
-enum { AMQ_TOK_REPLIED = 1, AMQ_TOK_NOREPLY = 2, AMQ_TOK_PREPARED = 3 };
+ * handler, which is how a prepare left by a returned handler is known).
+ * NOREPLY, a reply handler's, never changes; the others are cleared by
+ * one AND with it (state &= AMQ_TOK_NOREPLY), so the bits are distinct. */
+enum { AMQ_TOK_REPLIED = 1, AMQ_TOK_PREPARED = 2, AMQ_TOK_NOREPLY = 4 };
 
 struct pshm_token {
     pshm_ctx_t *ctx;
@@ -235,10 +311,11 @@ struct pshm_token {
 /* What poll_queue needs of an incoming queue besides its position, fixed at
  * init: its consumer line, its ring's end, its batches' token. */
 typedef struct amq_rqx {
+    pshm_token_t tok; /* first: the batch's one pointer to it and to the rest */
     amq_ctl_t *ctl;
     char *end;
-    pshm_token_t tok;
 } amq_rqx_t;
+_Static_assert(sizeof(amq_rqx_t) == 3 * sizeof(amq_rq_t), "poll_queue finds it from rq's offset");
 
 /* --enable-debug adds the checks that cost time on the fast path: a token
  * is used only inside its own handler (a thread-local store per handler), a
@@ -286,20 +363,46 @@ static inline void amq_self_posted(void) { amq_tls.credit = AMQ_CREDIT_SELF; }
  * before sending is visible to the caller's later loads. */
 int amq_pending(pshm_ctx_t *ctx);
 
-/* Pool (pool.c). Returns the chunk's offset, or UINT64_MAX if no room. The
- * caller fills the chunk, then calls amq_chunk_filled. */
-uint64_t amq_pool_alloc(amq_pool_t *p, uint64_t bytes);
+/* Pool (pool.c). Returns the offset of a chunk for the message of stamp
+ * `seq` to supernode rank `dest`, or UINT64_MAX if no room. The caller
+ * fills the chunk, then calls amq_chunk_filled. */
+uint64_t amq_pool_alloc(amq_pool_t *p, uint64_t bytes, int dest, uint32_t seq);
 
-/* Stores the `freed` flag of a chunk just filled again (0, as the
- * allocation left it), before the slot that publishes it. Release (a plain
- * mov on x86-64, on the spill path only): the order that matters runs
- * through the receiver, another process, whose release of `freed` the
- * reclaim acquires; this store shows ThreadSanitizer, which sees only this
- * process, the same order (filled before reused) when another thread later
- * reclaims and reuses these bytes. */
+static inline void amq_chunk_init(amq_pool_t *p, uint64_t off, uint64_t bytes, int dest,
+                                  uint32_t seq)
+{
+    amq_chunk_t *c = (amq_chunk_t *)(p->base + off);
+
+    c->size = bytes;
+    c->seq = seq;
+    c->dest = dest;
+    /* Relaxed: see amq_chunk_filled. */
+    atomic_store_explicit(&c->filled, 0, memory_order_relaxed);
+}
+
+/* amq_pool_alloc's common case inline: room at the head of the hot ring. */
+static inline uint64_t amq_pool_take(amq_pool_t *p, uint64_t bytes, int dest, uint32_t seq)
+{
+    uint64_t off = p->head, hot = p->size < AMQ_POOL_HOT ? p->size : AMQ_POOL_HOT;
+
+    if (PSHM_UNLIKELY(p->wrap != 0 || off + bytes > hot))
+        return amq_pool_alloc(p, bytes, dest, seq);
+    p->head = off + bytes;
+    p->used += bytes;
+    amq_chunk_init(p, off, bytes, dest, seq);
+    return off;
+}
+
+/* Marks a chunk filled (or given back), before the slot that publishes it.
+ * Release (a plain mov on x86-64, on the spill path only): the order that
+ * matters runs through the receiver, another process, whose release of its
+ * consumer count the reclaim acquires; this store, which the reclaim
+ * acquires too, shows ThreadSanitizer (which sees only this process) the
+ * same order, filled before reused, when another thread later reclaims and
+ * reuses these bytes. */
 static inline void amq_chunk_filled(amq_pool_t *p, uint64_t off)
 {
-    atomic_store_explicit(&((amq_chunk_t *)(p->base + off))->freed, 0, memory_order_release);
+    atomic_store_explicit(&((amq_chunk_t *)(p->base + off))->filled, 1, memory_order_release);
 }
 
 /* ------------------------------------------------- shared by the send paths */
@@ -314,6 +417,16 @@ static inline void amq_publish(amq_sq_t *sq, amq_slot_t *s)
     atomic_store_explicit(&s->stamp, sq->seq, memory_order_release);
     sq->seq++;
     sq->slot = next == sq->end ? next - sq->ring : next;
+}
+
+/* After a message posted off the fast path (or none): the slots known
+ * free again, without threads and to another process (see amq_sq_t). */
+static inline void amq_avail_update(const struct amq *q, amq_sq_t *sq)
+{
+    uint32_t avail = q->l.depth + 1 + sq->cached - sq->seq;
+
+    if (!q->threads && sq->dlocal != q->me)
+        sq->avail = avail <= q->l.depth ? avail : 0;
 }
 
 /* Reads the consumer count again: the slots known free (see amq_sq_t). */
@@ -387,5 +500,21 @@ int amq_long_target(pshm_ctx_t *ctx, const char *fn, int dlocal, const void *des
 bool amq_prepared_by_me(const amq_sq_t *sq);
 void amq_prep_stale(void);
 void amq_prep_abandon(const pshm_token_t *tok);
+
+/* Copy jobs (synergy.c). amq_job_open: whether [src, + n) -> dst can be
+ * shared with supernode rank `helper` (sizes, areas, no overlap, my job
+ * free); if so it opens my job, sets *meta to what a message announcing it
+ * carries, and the caller must call amq_job_run. amq_job_run: copies with
+ * whoever helps, returns once every chunk is done; < 0 if the wait for a
+ * helper failed (the copy is then finished alone). amq_job_help: a message
+ * from `owner` with `meta` asked for help; `wait`: until every chunk is
+ * done (a Long's handler runs next). */
+bool amq_job_open(pshm_ctx_t *ctx, int helper, void *dst, const void *src, uint64_t n,
+                  uint32_t *meta);
+int amq_job_run(pshm_ctx_t *ctx);
+int amq_job_help(pshm_ctx_t *ctx, int owner, uint32_t meta, bool wait);
+/* Test hook: called with the chunk index before each chunk a job's owner
+ * (helper false) or helper copies; NULL in programs. */
+extern void (*amq_job_hook)(bool helper, uint32_t chunk);
 
 #endif /* PSHM_AMQ_INTERNAL_H */

@@ -15,7 +15,11 @@ struct pshm_ctx;
 
 /* Bumped whenever the region's layout or the meaning of its words changes:
  * ranks compare it at init (a mismatch is an error, not a corruption). */
-#define AMQ_LAYOUT_VERSION 3u
+#define AMQ_LAYOUT_VERSION 4u
+
+/* ctx->am_nargs of a handler: registered with PSHM_AM_ANY_NARGS, or not. */
+#define AMQ_NARGS_ANY 0xfeu
+#define AMQ_NARGS_NONE 0xffu
 
 /* Bytes of the region for P processes; -EOVERFLOW (message set) if the
  * layout cannot be represented. */
@@ -24,10 +28,12 @@ int amq_region_size(unsigned nprocs, uint32_t depth, uint64_t memory, uint64_t *
  * cross-mapping, before the attach barrier). ctx->region is mapped. */
 int amq_init(struct pshm_ctx *ctx, void *region, uint64_t len);
 void amq_fini(struct pshm_ctx *ctx);
-/* Marks the supernode's job as aborted by `rank` with `code` (wait loops see it). */
-void amq_set_abort(struct pshm_ctx *ctx, int rank, int code);
-/* Non-zero if aborted; fills rank and code. */
-int amq_aborted(const struct pshm_ctx *ctx, int *rank, int *code);
+/* pshm_put and pshm_get (synergy.c): copies [src, + n) to dst, both in
+ * cross-mapped memory, with the help of supernode rank `helper` while it
+ * polls. 1 when copied, 0 when not shared that way (the caller copies), or
+ * < 0 (message set) when a wait for the helper failed; the bytes are all
+ * copied even then. */
+int amq_copy_shared(struct pshm_ctx *ctx, int helper, void *dst, const void *src, uint64_t n);
 /* -EINVAL (message naming `fn`) when called from inside a handler, else 0:
  * collectives refuse there, before they change anything. */
 int amq_refuse_in_handler(const char *fn);

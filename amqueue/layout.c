@@ -1,5 +1,5 @@
 /*
- * layout.c - region layout and size, per-process setup, the abort word.
+ * layout.c - region layout and size, per-process setup.
  */
 #include "amq_internal.h"
 
@@ -39,7 +39,7 @@ int amq_layout(unsigned nprocs, uint32_t depth, uint64_t memory, amq_layout_t *l
     l->nprocs = nprocs;
     l->rounds = ceil_log2(nprocs);
     l->depth = depth;
-    l->off_bar = AMQ_LINE;
+    l->off_bar = sizeof(pshm_control_t);
     l->row = 2ull * nprocs * AMQ_LINE;
     l->ring = (uint64_t)depth * l->row;
     l->rstride = l->ring + l->row;
@@ -74,52 +74,6 @@ int amq_region_size(unsigned nprocs, uint32_t depth, uint64_t memory, uint64_t *
     if (rc == 0)
         *bytes = l.total;
     return rc;
-}
-
-int pshm_am_network_size(unsigned nprocs, size_t depth, size_t memory, uint64_t *bytes)
-{
-    pshm_cfg_t *cfg;
-    uint64_t n = 0;
-    int rc;
-
-    if (bytes == NULL)
-        return pshm_err(-EINVAL, "pshm_am_network_size: the result pointer is NULL");
-    if (depth > PSHM_QUEUE_DEPTH_MAX)
-        return pshm_err(-EINVAL, "pshm_am_network_size: queue depth %zu is out of range "
-                        "(%u..%u)", depth, PSHM_QUEUE_DEPTH_MIN, PSHM_QUEUE_DEPTH_MAX);
-    if (depth == 0 || memory == 0) {
-        /* The environment's values (or the defaults): large struct, so heap. */
-        cfg = calloc(1, sizeof *cfg);
-        if (cfg == NULL)
-            return pshm_err(-ENOMEM, "pshm_am_network_size: out of memory");
-        rc = env_load(cfg);
-        if (rc == 0) {
-            if (depth == 0)
-                depth = cfg->queue_depth;
-            if (memory == 0)
-                memory = cfg->queue_memory;
-        }
-        free(cfg);
-        if (rc < 0)
-            return pshm_err_prefix(rc, "pshm_am_network_size");
-    }
-    rc = amq_region_size(nprocs, (uint32_t)depth, memory, &n);
-    if (rc < 0)
-        return pshm_err_prefix(rc, "pshm_am_network_size");
-    *bytes = n + SEG_HDR_SIZE;
-    return 0;
-}
-
-int pshm_am_memory(const pshm_ctx_t *ctx, uint64_t *bytes)
-{
-    int rc = ctx_check(ctx, CTX_ATTACHED, "pshm_am_memory");
-
-    if (rc < 0)
-        return rc;
-    if (bytes == NULL)
-        return pshm_err(-EINVAL, "pshm_am_memory: the result pointer is NULL");
-    *bytes = ctx->amq->l.total + SEG_HDR_SIZE;
-    return 0;
 }
 
 /* Sets up private state only: the zero-filled region is already an empty
@@ -163,8 +117,8 @@ int amq_init(pshm_ctx_t *ctx, void *region, uint64_t len)
     q->P = (int)P;
     q->threads = (ctx->flags & PSHM_INIT_THREADS) != 0;
     q->inq = (char *)region + l.off_q + (uint64_t)me * l.rstride;
-    q->abort_line = (amq_word_line_t *)region;
     q->bar = (amq_word_line_t *)((char *)region + l.off_bar);
+    ctx->control = (pshm_control_t *)region;
     for (int n = 0; n < AMQ_NETS; n++) {
         for (unsigned p = 0; p < P; p++) {
             /* Outgoing: column n * P + me of receiver p's block. */
@@ -211,7 +165,11 @@ int amq_init(pshm_ctx_t *ctx, void *region, uint64_t len)
     for (int n = 0; n < AMQ_NETS; n++) {
         q->pool[n].base = (char *)region + l.off_pool + ((uint64_t)me * 2 + n) * l.poolsz;
         q->pool[n].size = l.poolsz;
+        q->pool[n].sq = q->sq[n];
     }
+    /* My copy job: the request pool's last lines, never carved. */
+    q->pool[AMQ_REQ].size -= AMQ_JOB_BYTES;
+    q->job = (amq_job_t *)(q->pool[AMQ_REQ].base + q->pool[AMQ_REQ].size);
     return 0;
 }
 
@@ -230,40 +188,7 @@ void amq_fini(pshm_ctx_t *ctx)
     free(q);
     free(ctx->req_sq);
     ctx->amq = NULL;
+    ctx->control = NULL;
     ctx->req_sq = NULL;
     ctx->scan_lo = ctx->scan_hi = NULL;
-}
-
-/*
- * Abort word: 0 = running; else bit 63 set, bits 32..62 the rank, bits 0..31
- * the code (any int: bit 63 tells an abort with code 0 from "running"). The first abort wins (compare-and-swap from 0, rare path); the
- * release/acquire pair is only for the word itself, nothing else is published.
- */
-#define ABORT_FLAG (1ull << 63)
-
-void amq_set_abort(pshm_ctx_t *ctx, int rank, int code)
-{
-    uint64_t expect = 0, v;
-
-    if (ctx == NULL || ctx->amq == NULL)
-        return;
-    v = ABORT_FLAG | ((uint64_t)(uint32_t)rank & 0x7fffffffu) << 32 | (uint32_t)code;
-    atomic_compare_exchange_strong_explicit(&ctx->amq->abort_line->v, &expect, v,
-                                            memory_order_release, memory_order_relaxed);
-}
-
-int amq_aborted(const pshm_ctx_t *ctx, int *rank, int *code)
-{
-    uint64_t v;
-
-    if (ctx == NULL || ctx->amq == NULL)
-        return 0;
-    v = atomic_load_explicit(&ctx->amq->abort_line->v, memory_order_acquire);
-    if (v == 0)
-        return 0;
-    if (rank)
-        *rank = (int)((v >> 32) & 0x7fffffffu);
-    if (code)
-        *code = (int)(uint32_t)v;
-    return 1;
 }

@@ -48,8 +48,8 @@ run_other(pshm_ctx_t *ctx, pshm_token_t *tok, amq_slot_t *s, uint32_t meta)
     if (AMQ_META_SP(meta)) {
         uint64_t off;
         dsz = 4u * na;
-        if (cat == AMQ_MEDIUM && nbytes)
-            dsz = PSHM_ALIGN_UP(dsz, 8) + nbytes;
+        if (cat == AMQ_MEDIUM)
+            dsz = PSHM_ALIGN_UP(dsz, 8) + AMQ_META_PAD_BYTES(meta) + nbytes;
         __builtin_memcpy(&off, body, 8);
         /* Bounds: a corrupt offset must not make us read or write outside
          * the sender's pool. */
@@ -63,8 +63,17 @@ run_other(pshm_ctx_t *ctx, pshm_token_t *tok, amq_slot_t *s, uint32_t meta)
         data = (unsigned char *)chunk + AMQ_CHUNK_HDR;
     }
     if (cat == AMQ_MEDIUM)
-        buf = data + PSHM_ALIGN_UP(4u * na, 8);
-    if (PSHM_UNLIKELY(cat > AMQ_LONG || (cat == AMQ_MEDIUM && nbytes > PSHM_AM_MEDIUM_MAX))) {
+        buf = data + PSHM_ALIGN_UP(4u * na, 8) + (chunk ? AMQ_META_PAD_BYTES(meta) : 0);
+    /* A copy job (synergy.c): help with it; a Long's handler runs once the
+     * whole payload is there. An AMQ_HELP message has nothing else. */
+    if (AMQ_META_HAS_JOB(meta) && (cat == AMQ_LONG || cat == AMQ_HELP)) {
+        rc = amq_job_help(ctx, tok->src_local, meta, cat == AMQ_LONG);
+        if (cat == AMQ_HELP)
+            return rc;
+    }
+    if (rc < 0) {
+        /* the wait for the sender's chunks failed: dropped, rc reported */
+    } else if (PSHM_UNLIKELY(cat > AMQ_LONG || (cat == AMQ_MEDIUM && nbytes > PSHM_AM_MEDIUM_MAX))) {
         rc = bad_message(ctx, tok->src, tok->net, meta, nbytes,
                          "its category or size is invalid");
     } else if (PSHM_UNLIKELY(na > PSHM_AM_MAX_ARGS ||
@@ -76,21 +85,25 @@ run_other(pshm_ctx_t *ctx, pshm_token_t *tok, amq_slot_t *s, uint32_t meta)
     } else {
         ctx->handlers[h].fn(tok, buf, (size_t)nbytes, (const uint32_t *)data, na);
     }
-    if (chunk)
-        /* Release: the handler's reads of the chunk are done before the
-         * sender may reuse it (its acquire in pool_reclaim). */
-        atomic_store_explicit(&chunk->freed, 1, memory_order_release);
+    /* The chunk is the sender's again once poll_queue stores the queue's
+     * consumer count (release), after this handler returned. */
     return rc;
 }
 
-/* A Short whose count does not match exactly: a handler of any count, or
- * a message to drop. */
+/* A Short the fast path did not take: one to drop (no sender writes more
+ * args inline than fit the slot, 12, nor sets unknown meta bits), or one
+ * whose handler was registered after the fast path read its key. */
 static int __attribute__((noinline))
 run_short_any(pshm_ctx_t *ctx, pshm_token_t *tok, amq_slot_t *s, uint32_t meta)
 {
     unsigned na = AMQ_META_NA(meta), h = AMQ_META_H(meta);
 
-    if (ctx->am_nargs[h] != AMQ_NARGS_ANY || na > PSHM_AM_MAX_ARGS)
+    if (meta >> 16)
+        return bad_message(ctx, tok->src, tok->net, meta, 0, "its meta word has unknown bits set");
+    if (4 * na > AMQ_BODY)
+        return bad_message(ctx, tok->src, tok->net, meta, 0,
+                           "its arguments are said to be in the slot but do not fit there");
+    if (ctx->am_nargs[h] != AMQ_NARGS_ANY)
         return bad_message(ctx, tok->src, tok->net, meta, 0,
                            ctx->am_nargs[h] == AMQ_NARGS_NONE
                                ? "that handler is not registered here"
@@ -126,38 +139,37 @@ static bool __attribute__((noinline)) alone(const struct amq *q, const amq_rq_t 
 /*
  * Runs up to `budget` messages of one incoming queue, and more batches of
  * as many, up to `max` in all, while no other queue has a message (fairness
- * only asks to take turns with those); returns the count. A
- * message that cannot run is dropped (its slot and chunk released), counted,
- * and ends the call with *err set. The queue's position is kept in locals
+ * only asks to take turns with those); returns the count, or < 0 when a
+ * message could not run: it is dropped (its slot and chunk released),
+ * counted, and ends the call. The queue's position is kept in locals
  * and stored back at the end: nothing polls this queue meanwhile (handlers
  * may not poll; a reply waiting for room polls only the reply network, and a
  * reply handler cannot reply; threads hold the queue's lock). The in-handler
  * mark is set for the whole batch: between two handlers only this loop runs.
+ * The handlers get the queue's own token, in place (for the same reason no
+ * other batch uses it meanwhile); its state is reset after each.
  */
-static unsigned poll_queue(pshm_ctx_t *ctx, amq_rq_t *rq, unsigned budget, unsigned max,
-                           int *err)
+static int poll_queue(pshm_ctx_t *ctx, amq_rq_t *rq, unsigned budget, unsigned max)
 {
     struct amq *q = ctx->amq;
-    const amq_rqx_t *x = &q->rqx[rq - q->rq];
+    /* rqx is indexed like rq, and 3 times as large: from the byte offset. */
+    amq_rqx_t *const x = (amq_rqx_t *)((char *)q->rqx + 3 * ((char *)rq - (char *)q->rq));
+    pshm_token_t *const tok = &x->tok;
     const uint64_t row = q->l.row;
-    amq_ctl_t *ctl = x->ctl;
-    char *const end = x->end;
     amq_slot_t *s = atomic_load_explicit(&rq->s, memory_order_relaxed);
     uint32_t seq = atomic_load_explicit(&rq->seq, memory_order_relaxed), stop = seq + budget;
     const uint32_t first = seq;
-    const unsigned outer = amq_in_handler;
     const pshm_token_t *outer_tok = AMQ_DEBUG ? amq_cur_token : NULL;
     const int32_t outer_credit = amq_tls.credit;
-    /* The token is the same for the whole batch: a copy of the queue's. */
-    pshm_token_t tok = x->tok;
-    const uint8_t tok_state = tok.state;
+    int rc = 0;
 
-    amq_in_handler = outer + 1;
+    /* Nested batches (a reply waiting for room) count up and back down. */
+    amq_in_handler++;
     /* No credit: a handler's idle pshm_poll takes the path that refuses it
      * (pshm_poll checks the mark only off the idle path). */
     amq_tls.credit = 0;
     if (AMQ_DEBUG)
-        amq_cur_token = &tok;
+        amq_cur_token = tok;
     /* Acquire: pairs with the sender's release of the stamp, so the slot,
      * its chunk and a Long payload are visible. */
     for (;;) {
@@ -171,58 +183,60 @@ static unsigned poll_queue(pshm_ctx_t *ctx, amq_rq_t *rq, unsigned budget, unsig
         const char *ahead = (const char *)s + PREFETCH_AHEAD * row;
         uint32_t meta = s->meta;
         unsigned h = AMQ_META_H(meta);
-        int rc = 0;
 
-        if (ahead < end) /* near the wrap: not worth the arithmetic */
+        /* Near the wrap: not worth the arithmetic. (The end is read from x,
+         * not kept in a register the loop needs for the rest.) */
+        if (ahead < x->end)
             __builtin_prefetch(ahead, 0, 3);
-        /* A Short with its data inline and the handler's exact count, the
-         * common case: one compare of the whole meta word (am_meta). */
-        if (PSHM_LIKELY(meta == ctx->am_meta[h]))
-            ctx->am_fn[h](&tok, NULL, 0, (const uint32_t *)s->body, meta >> 8);
+        /* A Short with its data inline, the common case: for a handler of
+         * an exact count one compare of the whole meta word, for one of
+         * any count a second with the count's low 4 bits masked (see
+         * AMQ_META_ANY) and the count's bound; either way meta >> 8 is the
+         * count. */
+        if (PSHM_LIKELY(meta == ctx->am_meta[h] ||
+                        (((meta & ~AMQ_META_ANY_NA) ^ AMQ_META_ANY) == ctx->am_meta[h] &&
+                         meta < (AMQ_BODY / 4 + 1) << 8))) /* count <= 12 */
+            ctx->am_fn[h](tok, NULL, 0, (const uint32_t *)s->body, meta >> 8);
         else if ((meta & (3u << 13 | 1u << 15)) == 0)
-            rc = run_short_any(ctx, &tok, s, meta);
+            rc = run_short_any(ctx, tok, s, meta);
         else
-            rc = run_other(ctx, &tok, s, meta);
-        tok.state = tok_state;
+            rc = run_other(ctx, tok, s, meta);
+        tok->state &= AMQ_TOK_NOREPLY; /* back to 0, or NOREPLY for a reply */
         seq++;
         s = (amq_slot_t *)((char *)s + row);
-        if (PSHM_UNLIKELY((char *)s == end))
+        if (PSHM_UNLIKELY((char *)s == x->end))
             s = (amq_slot_t *)((char *)s - q->l.ring);
-        if (PSHM_UNLIKELY(rc < 0)) {
-            *err = rc;
+        if (PSHM_UNLIKELY(rc < 0))
             break; /* one report per call: the caller sees its message */
-        }
     }
     /* A reply a handler prepared and did not commit is given up. */
-    amq_prep_abandon(&tok);
+    amq_prep_abandon(tok);
     if (AMQ_DEBUG)
         amq_cur_token = outer_tok; /* a reply waiting for room runs reply handlers */
-    amq_in_handler = outer;
+    amq_in_handler--;
     /* A handler's message to self must still be seen. */
     amq_tls.credit = amq_tls.credit <= AMQ_CREDIT_SELF / 2 ? AMQ_CREDIT_SELF : outer_credit;
-    stop = seq - first;
     atomic_store_explicit(&rq->s, s, memory_order_relaxed);
     atomic_store_explicit(&rq->seq, seq, memory_order_relaxed);
-    if (stop)
+    if (seq != first)
         /* Release: every read of these slots (handlers included) is done
          * before the sender sees them free (its acquire in room()). */
-        atomic_store_explicit(&ctl->consumed, seq - 1, memory_order_release);
-    return stop;
+        atomic_store_explicit(&x->ctl->consumed, seq - 1, memory_order_release);
+    return rc < 0 ? rc : (int)(seq - first);
 }
 
-/* One queue, with its lock when threads may poll: the count run. */
-static inline unsigned poll_one(pshm_ctx_t *ctx, amq_rq_t *r, unsigned budget, unsigned max,
-                                int *err)
+/* One queue, with its lock when threads may poll: the count run, or < 0. */
+static inline int poll_one(pshm_ctx_t *ctx, amq_rq_t *r, unsigned budget, unsigned max)
 {
     struct amq *q = ctx->amq;
-    unsigned n = 0;
+    int n = 0;
     amq_lock_t *l;
 
     if (!q->threads)
-        return poll_queue(ctx, r, budget, max, err);
+        return poll_queue(ctx, r, budget, max);
     l = &q->rlock[AMQ_WHO_NET(r->who)][AMQ_WHO_SRC(r->who)];
     if (amq_trylock(l)) {
-        n = poll_queue(ctx, r, budget, max, err);
+        n = poll_queue(ctx, r, budget, max);
         amq_unlock(l);
     }
     return n;
@@ -241,7 +255,6 @@ static int __attribute__((noinline)) serve(pshm_ctx_t *ctx, unsigned netmask)
     struct amq *q = ctx->amq;
     const unsigned P = (unsigned)q->P;
     unsigned start, total = 0;
-    int err = 0;
 
     /* A racy update with threads only skews the rotation. */
     start = atomic_load_explicit(&q->rot, memory_order_relaxed);
@@ -253,11 +266,12 @@ static int __attribute__((noinline)) serve(pshm_ctx_t *ctx, unsigned netmask)
         for (unsigned k = 0, i = start; k < P; k++, i = i + 1 == P ? 0 : i + 1) {
             unsigned left = AMQ_POLL_MAX - total;
             unsigned budget = left < AMQ_POLL_BATCH ? left : AMQ_POLL_BATCH;
+            int n;
             if (!rq_hit(&base[i]))
                 continue;
-            total += poll_one(ctx, &base[i], budget, left, &err);
-            if (err < 0)
-                return err;
+            if ((n = poll_one(ctx, &base[i], budget, left)) < 0)
+                return n;
+            total += (unsigned)n;
             if (total >= AMQ_POLL_MAX)
                 return (int)total;
         }
@@ -266,20 +280,17 @@ static int __attribute__((noinline)) serve(pshm_ctx_t *ctx, unsigned netmask)
 }
 
 /*
- * The scan found a message at r or r + 1, the first busy pair. When no
- * other queue has one (nor a message to self is signalled), there is nobody
- * to take turns with: r is served at once, with no pass over the senders (a
+ * The scan found a message at r, the first busy queue. When no other queue
+ * has one (nor a message to self is signalled), there is nobody to take
+ * turns with: r is served at once, with no pass over the senders (a
  * ping-pong's every poll). Else the rotation of serve() decides who goes
- * first.
+ * first. Inlined, so that pshm_poll's copy (both networks) drops the
+ * network test.
  */
-static int serve_found(pshm_ctx_t *ctx, unsigned netmask, amq_rq_t *r)
+static inline __attribute__((always_inline)) int serve_found(pshm_ctx_t *ctx, unsigned netmask,
+                                                             amq_rq_t *r)
 {
-    int err = 0;
-    unsigned n;
-
-    if (!rq_hit(r)) /* the scan found the pair at r: which of the two */
-        r++;
-    if (!(netmask & (1u << AMQ_WHO_NET(r->who))) || amq_tls.credit < 0)
+    if ((netmask != 3u && !(netmask & (1u << AMQ_WHO_NET(r->who)))) || amq_tls.credit < 0)
         return serve(ctx, netmask);
     /* The scan found the queues before r empty just now: the ones after it
      * are left to look at (the queues to self, when not scanned, are
@@ -287,8 +298,7 @@ static int serve_found(pshm_ctx_t *ctx, unsigned netmask, amq_rq_t *r)
     for (const amq_rq_t *e = r + 1; e < ctx->scan_hi; e++)
         if (rq_hit(e))
             return serve(ctx, netmask);
-    n = poll_one(ctx, r, AMQ_POLL_BATCH, AMQ_POLL_MAX, &err);
-    return err < 0 ? err : (int)n;
+    return poll_one(ctx, r, AMQ_POLL_BATCH, AMQ_POLL_MAX);
 }
 
 static int __attribute__((noinline, cold)) poll_refused(void)
@@ -337,8 +347,8 @@ static int __attribute__((noinline, cold)) poll_spent_public(pshm_ctx_t *ctx)
  * The poll: one scan of the other processes' queues (both networks, one
  * dense array) per call; per queue one private pointer and stamp and one
  * load of a line that stays in this cache until its sender writes it, two
- * queues per branch (there are 2 (P - 1), or 2 P with threads or P = 1:
- * even, at least 2). The queues to self are not scanned: a message to self
+ * queues per turn of the loop (there are 2 (P - 1), or 2 P with threads or
+ * P = 1: even, at least 2). The queues to self are not scanned: a message to self
  * sets this thread's idle credit below zero, which the same decrement that
  * paces the liveness check looks at (amq_tls_t).
  */
@@ -347,15 +357,23 @@ poll_inline(pshm_ctx_t *ctx, unsigned netmask, bool public)
 {
     const amq_rq_t *r = ctx->scan_lo, *const hi = ctx->scan_hi;
 
-    /* The first pair outside the loop: no jump into it (P = 2 is one pair). */
-    if (rq_hit(r) || rq_hit(r + 1))
+    /* The first pair outside the loop: no jump into it (P = 2 is one pair).
+     * A branch per queue, so that the busy path knows which one. */
+    if (rq_hit(r))
         goto busy;
-    for (r += 2; r != hi; r += 2)
-        if (rq_hit(r) || rq_hit(r + 1))
+    if (rq_hit(r + 1))
+        goto busy1;
+    for (r += 2; r != hi; r += 2) {
+        if (rq_hit(r))
             goto busy;
+        if (rq_hit(r + 1))
+            goto busy1;
+    }
     if (PSHM_UNLIKELY(--amq_tls.credit < 0))
         return public ? poll_spent_public(ctx) : poll_spent(ctx, netmask, false);
     return 0;
+busy1:
+    r++;
 busy:
     return public ? poll_busy(ctx, (amq_rq_t *)r) : serve_found(ctx, netmask, (amq_rq_t *)r);
 }

@@ -2,25 +2,24 @@
  * pool.c - the sender's payload pool: a circular allocator with in-order
  * reclamation.
  *
- * Only the owning process allocates (under pool->lock with threads); all the
- * allocator state (head, tail, wrap, used) is private to it. Receivers write
- * exactly one thing: the `freed` flag of a chunk they were sent, once, after
- * its handler returned (release store).
+ * Only the owning process allocates (under pool->lock with threads) and
+ * writes the pool: all the allocator state (head, tail, wrap, used) is
+ * private to it, and receivers only read the chunks they were sent.
  *
  * Why a chunk can be neither lost nor used twice: the live chunks are exactly
  * the byte interval [tail, head) (or [tail, wrap) + [0, head) once the head
  * has wrapped), allocated in address order. A new chunk is carved only from
- * outside that interval. The tail advances over a chunk only when its own
- * freed flag, at the chunk start the sender itself wrote, reads 1 (acquire:
- * the receiver's reads of the payload happened before), and a chunk is freed
- * by exactly one receiver exactly once because each message is delivered
- * once. Flags left over inside reused bytes are never read, since the sender
- * only reads flags at chunk starts it recorded, each reset to 0 when carved
- * (published to the receiver by the slot's release store). When everything
- * is reclaimed the pool restarts at offset 0, and the head wraps early when
- * the start is free (amq_pool_alloc), so a steady stream reuses the same
- * cache-hot bytes and cannot fragment: free space is always at most two
- * contiguous runs.
+ * outside that interval. The tail advances over a chunk only when the
+ * message it carries is consumed: the consumer count of its queue, which
+ * the receiver stores (release) once the handlers of a visit returned,
+ * reaches the message's stamp (acquire: the receiver's reads of the chunk
+ * happened before), or the chunk was given back unsent (dest -1). Each
+ * message is consumed once, and its stamp is at most `depth` ahead of the
+ * count, so the comparison (signed 32-bit difference) cannot wrap. When
+ * everything is reclaimed the pool restarts at offset 0, and the head wraps
+ * early when the start is free (amq_pool_alloc), so a steady stream reuses
+ * the same cache-hot bytes and cannot fragment: free space is always at
+ * most two contiguous runs.
  */
 #include "amq_internal.h"
 
@@ -35,9 +34,14 @@ static void pool_reclaim(amq_pool_t *p)
             continue;
         }
         c = (amq_chunk_t *)(p->base + p->tail);
-        /* Acquire: pairs with the receiver's release of `freed`, so its reads
-         * of the payload are done before the bytes are reused. */
-        if (atomic_load_explicit(&c->freed, memory_order_acquire) == 0)
+        /* Acquire (both): the filling thread's writes (amq_chunk_filled),
+         * and the receiver's reads of the payload, which precede its
+         * release of the count, are done before the bytes are reused. */
+        if (atomic_load_explicit(&c->filled, memory_order_acquire) == 0)
+            break;
+        if (c->dest >= 0 &&
+            (int32_t)(atomic_load_explicit(&p->sq[c->dest].ctl->consumed, memory_order_acquire) -
+                      c->seq) < 0)
             break;
         p->tail += c->size;
         p->used -= c->size;
@@ -82,11 +86,10 @@ static uint64_t pool_carve(amq_pool_t *p, uint64_t bytes, uint64_t limit)
  * copies into lines still held here. Reclaiming is one load of the oldest
  * chunk's flag, done only when the hot ring is exhausted.
  */
-uint64_t amq_pool_alloc(amq_pool_t *p, uint64_t bytes)
+uint64_t amq_pool_alloc(amq_pool_t *p, uint64_t bytes, int dest, uint32_t seq)
 {
     uint64_t hot = p->size < AMQ_POOL_HOT ? p->size : AMQ_POOL_HOT;
     uint64_t off = pool_carve(p, bytes, hot);
-    amq_chunk_t *c;
 
     if (off == UINT64_MAX) {
         pool_reclaim(p);
@@ -96,11 +99,6 @@ uint64_t amq_pool_alloc(amq_pool_t *p, uint64_t bytes)
         if (off == UINT64_MAX)
             return off;
     }
-    c = (amq_chunk_t *)(p->base + off);
-    c->size = bytes;
-    /* Relaxed: the slot's release store publishes it with the data. Reset
-     * here, under the pool's lock, so that no reclaim of another thread
-     * reads the flag left in these bytes by their previous use. */
-    atomic_store_explicit(&c->freed, 0, memory_order_relaxed);
+    amq_chunk_init(p, off, bytes, dest, seq);
     return off;
 }

@@ -31,6 +31,7 @@ typedef struct amq_prep {
     unsigned char *data;     /* where the args go */
     size_t size;             /* bytes of the buffer */
     uint64_t raddr;          /* Long: destination in the receiver's view */
+    uint32_t pad;            /* Medium in a chunk: bytes between args and payload */
 } amq_prep_t;
 
 static _Thread_local amq_prep_t prep __attribute__((tls_model("initial-exec")));
@@ -39,27 +40,30 @@ static const char *cat_name(int cat) { return cat == AMQ_MEDIUM ? "Medium" : "Lo
 
 bool amq_prepared_by_me(const amq_sq_t *sq) { return prep.sq == sq; }
 
+/* Ends this thread's reservation of its queue, committed or given back.
+ * prep.sq == NULL is "nothing prepared"; prepare sets every field. */
+static inline __attribute__((always_inline)) void prep_end(struct amq *q, amq_sq_t *sq)
+{
+    sq->prepared = false;
+    if (q->threads)
+        amq_unlock(&sq->lock);
+    else
+        amq_avail_update(q, sq);
+    prep.sq = NULL;
+    prep.pool = NULL;
+}
+
 /* Gives the reservation back (a failed prepare, a handler that returned
- * without committing its reply): the chunk is marked freed, so the pool
+ * without committing its reply): the chunk is marked unsent, so the pool
  * reclaims it in turn. */
 static void prep_release(void)
 {
-    struct amq *q = prep.ctx->amq;
-    amq_sq_t *sq = prep.sq;
-
     if (prep.pool != NULL) {
-        amq_chunk_t *c = (amq_chunk_t *)(prep.pool->base + prep.off);
-        /* Relaxed: only this process reads it (pool_reclaim). */
-        atomic_store_explicit(&c->freed, 1, memory_order_relaxed);
+        /* Unsent: free at once, whatever the queue's count. */
+        ((amq_chunk_t *)(prep.pool->base + prep.off))->dest = -1;
+        amq_chunk_filled(prep.pool, prep.off);
     }
-    sq->prepared = false;
-    if (q->threads) {
-        amq_unlock(&sq->lock);
-    } else if (sq->dlocal != q->me) {
-        uint32_t avail = q->l.depth + 1 + sq->cached - sq->seq;
-        sq->avail = avail <= q->l.depth ? avail : 0;
-    }
-    memset(&prep, 0, sizeof prep);
+    prep_end(prep.ctx->amq, prep.sq);
 }
 
 void amq_prep_abandon(const pshm_token_t *tok)
@@ -79,64 +83,84 @@ void amq_prep_stale(void)
  * context (or token) and the destination. `ldst` is a Long's destination
  * in this view.
  */
-static int prepare(pshm_ctx_t *ctx, const char *fn, amq_sq_t *sq, pshm_token_t *tok, int cat,
+static inline __attribute__((always_inline)) int
+prepare(pshm_ctx_t *ctx, const char *fn, amq_sq_t *sq, pshm_token_t *tok, int cat,
                    void *ldst, uint64_t raddr, size_t seg_left, size_t least, size_t most,
                    unsigned flags, unsigned nargs, void **buf, size_t *size)
 {
     struct amq *q = ctx->amq;
-    uint64_t argsz = PSHM_ALIGN_UP(4u * nargs, 8), dsz;
+    uint64_t argsz = PSHM_ALIGN_UP(4u * nargs, 8), dsz, need, pad = 0;
+    amq_pool_t *pool = &q->pool[sq->net];
+    bool spill;
     int rc = 0;
 
-    if (buf == NULL || size == NULL)
+    if (PSHM_UNLIKELY(buf == NULL || size == NULL))
         return pshm_err(-EINVAL, "%s: the %s pointer is NULL", fn, buf == NULL ? "buf" : "size");
-    if ((rc = amq_check_dest_flags(ctx, fn, ctx->nm.members[sq->dlocal], flags, nargs)) < 0)
-        return rc;
-    if (least > most)
+    if (PSHM_UNLIKELY(least > most))
         return pshm_err(-EINVAL, "%s: least (%zu bytes) exceeds most (%zu)", fn, least, most);
-    if (cat == AMQ_MEDIUM && least > PSHM_AM_MEDIUM_MAX)
+    if (PSHM_UNLIKELY(cat == AMQ_MEDIUM && least > PSHM_AM_MEDIUM_MAX))
         return pshm_err(-EINVAL, "%s: least (%zu bytes) exceeds the Medium maximum of %u "
                         "(pshm_am_max_medium); prepare a Long message instead", fn, least,
                         PSHM_AM_MEDIUM_MAX);
-    amq_prep_stale();
-    if (prep.sq != NULL)
-        return pshm_err(-EINVAL, "%s: this thread already prepared a %s %s to rank %d and did "
-                        "not commit it; commit it first (one prepared message per thread)", fn,
-                        cat_name(prep.cat), prep.tok ? "reply" : "request",
-                        prep.ctx->nm.members[prep.sq->dlocal]);
-    if (!q->threads && sq->prepared)
+    if (PSHM_UNLIKELY(prep.sq != NULL)) {
+        amq_prep_stale();
+        if (prep.sq != NULL)
+            return pshm_err(-EINVAL, "%s: this thread already prepared a %s %s to rank %d and "
+                            "did not commit it; commit it first (one prepared message per "
+                            "thread)", fn, cat_name(prep.cat), prep.tok ? "reply" : "request",
+                            prep.ctx->nm.members[prep.sq->dlocal]);
+    }
+    if (PSHM_UNLIKELY(!q->threads && sq->prepared))
         return pshm_err(-EINVAL, "%s: a prepared message to rank %d is not committed yet", fn,
                         ctx->nm.members[sq->dlocal]);
     if (cat == AMQ_MEDIUM) {
         *size = most < PSHM_AM_MEDIUM_MAX ? most : PSHM_AM_MEDIUM_MAX;
+        dsz = argsz + *size;
+        /* In a chunk the buffer starts a line (amq_medium_pad). */
+        if (dsz > AMQ_BODY) {
+            pad = amq_medium_pad(0, nargs);
+            dsz += pad;
+        }
     } else {
         *size = most < seg_left ? most : seg_left;
-        argsz = 4u * nargs;
+        dsz = 4u * nargs;
     }
-    dsz = cat == AMQ_MEDIUM ? argsz + *size : argsz;
+    spill = dsz > AMQ_BODY - (cat == AMQ_LONG ? 8 : 0);
+    need = PSHM_ALIGN_UP(AMQ_CHUNK_HDR + dsz, AMQ_LINE);
 
     if (q->threads)
         amq_lock(&sq->lock);
-    memset(&prep, 0, sizeof prep);
     prep.sq = sq;
     prep.ctx = ctx;
     prep.tok = tok;
+    prep.pool = NULL;
     prep.cat = cat;
     prep.nargs = nargs;
+    prep.spill = spill;
     prep.size = *size;
     prep.raddr = raddr;
+    prep.pad = (uint32_t)pad;
     sq->prepared = true;
+    /* A slot known free and a chunk at the pool's head: no wait, no call
+     * (as the send path's fast case). Else the general reservation. */
+    if (!q->threads && sq->avail != 0 &&
+        (!spill || (prep.off = amq_pool_take(pool, need, sq->dlocal, sq->seq)) != UINT64_MAX)) {
+        /* reserved */
+    } else {
+        if (!q->threads)
+            sq->avail = 0; /* the fast path leaves this queue alone while we wait */
+        if ((rc = amq_reserve(ctx, sq, flags, spill, dsz, &prep.off)) < 0)
+            goto fail;
+    }
     if (!q->threads)
-        sq->avail = 0; /* the fast path leaves this queue alone until the commit */
-    prep.spill = dsz > AMQ_BODY - (cat == AMQ_LONG ? 8 : 0);
-    if ((rc = amq_reserve(ctx, sq, flags, prep.spill, dsz, &prep.off)) < 0)
-        goto fail;
-    if (!prep.spill) {
+        sq->avail = 0; /* ... and until the commit */
+    if (!spill) {
         prep.data = ((amq_slot_t *)sq->slot)->body + (cat == AMQ_LONG ? 8 : 0);
     } else {
-        prep.pool = &q->pool[sq->net];
-        prep.data = (unsigned char *)prep.pool->base + prep.off + AMQ_CHUNK_HDR;
+        prep.pool = pool;
+        prep.data = (unsigned char *)pool->base + prep.off + AMQ_CHUNK_HDR;
     }
-    *buf = cat == AMQ_MEDIUM ? (void *)(prep.data + argsz) : ldst;
+    *buf = cat == AMQ_MEDIUM ? (void *)(prep.data + argsz + pad) : ldst;
     if (tok != NULL)
         tok->state = AMQ_TOK_PREPARED;
     (void)least;
@@ -146,14 +170,14 @@ fail:
     return rc;
 }
 
-/* The common part of the four commit calls. */
-static int commit(pshm_ctx_t *ctx, const char *fn, pshm_token_t *tok, int cat, unsigned handler,
-                  size_t nbytes, unsigned nargs, const uint32_t *args)
+/* Why a commit is refused (nothing of that kind prepared, a size or count
+ * other than prepared, bad handler); a prepare left by a handler that
+ * returned is given up first. */
+static int __attribute__((noinline, cold))
+commit_bad(pshm_ctx_t *ctx, const char *fn, pshm_token_t *tok, int cat, unsigned handler,
+           size_t nbytes, unsigned nargs, const uint32_t *args)
 {
-    struct amq *q;
-    amq_sq_t *sq = prep.sq;
-    amq_slot_t *s;
-    unsigned char *body;
+    amq_sq_t *sq;
 
     amq_prep_stale();
     sq = prep.sq;
@@ -169,14 +193,31 @@ static int commit(pshm_ctx_t *ctx, const char *fn, pshm_token_t *tok, int cat, u
                         fn, nargs, prep.nargs);
     if (args == NULL && nargs)
         return pshm_err(-EINVAL, "%s: %u arguments but the args pointer is NULL", fn, nargs);
-    if (!amq_send_ok(ctx, handler, NULL, 0, 0, nargs, AMQ_SHORT))
-        return amq_send_bad(ctx, fn, ctx->nm.members[sq->dlocal], handler, NULL, 0, 0, nargs,
-                            args, AMQ_SHORT);
+    return amq_send_bad(ctx, fn, ctx->nm.members[sq->dlocal], handler, NULL, 0, 0, nargs, args,
+                        AMQ_SHORT);
+}
+
+/* The common part of the four commit calls. A prepared reply's token is in
+ * state PREPARED until its handler returns, so a prepare that matches the
+ * token is never a stale one. */
+static inline __attribute__((always_inline)) int
+commit(pshm_ctx_t *ctx, const char *fn, pshm_token_t *tok, int cat, unsigned handler,
+       size_t nbytes, unsigned nargs, const uint32_t *args)
+{
+    struct amq *q;
+    amq_sq_t *sq = prep.sq;
+    amq_slot_t *s;
+    unsigned char *body;
+
+    if (PSHM_UNLIKELY(sq == NULL || prep.ctx != ctx || prep.tok != tok || prep.cat != cat ||
+                      nbytes > prep.size || nargs != prep.nargs || (args == NULL && nargs) ||
+                      !amq_send_ok(ctx, handler, NULL, 0, 0, nargs, AMQ_SHORT)))
+        return commit_bad(ctx, fn, tok, cat, handler, nbytes, nargs, args);
     q = ctx->amq;
     s = (amq_slot_t *)sq->slot;
     if (nargs)
         memcpy(prep.data, args, 4u * nargs);
-    s->meta = AMQ_META(handler, nargs, cat, prep.spill);
+    s->meta = AMQ_META(handler, nargs, cat, prep.spill) | AMQ_META_PAD(prep.pad);
     s->nbytes = nbytes;
     body = s->body;
     if (cat == AMQ_LONG) {
@@ -192,13 +233,14 @@ static int commit(pshm_ctx_t *ctx, const char *fn, pshm_token_t *tok, int cat, u
         amq_self_posted();
     if (tok != NULL)
         tok->state = AMQ_TOK_REPLIED;
-    prep.pool = NULL; /* the chunk is the message's now */
-    prep_release();
+    prep_end(q, sq); /* the chunk is the message's now */
     return 0;
 }
 
-/* The context checks of a request, and its queue. */
-static int req_queue(pshm_ctx_t *ctx, const char *fn, int dest, amq_sq_t **sq)
+/* The checks of a request, and its queue: one test when all is well,
+ * the messages on the cold path. */
+static int __attribute__((noinline, cold))
+req_bad(pshm_ctx_t *ctx, const char *fn, int dest, unsigned flags, unsigned nargs)
 {
     int rc;
 
@@ -206,23 +248,33 @@ static int req_queue(pshm_ctx_t *ctx, const char *fn, int dest, amq_sq_t **sq)
         rc = ctx_check(ctx, CTX_ATTACHED, fn);
         return rc < 0 ? rc : pshm_err(-EINVAL, "%s: call pshm_attach first", fn);
     }
-    if ((rc = amq_check_dest_flags(ctx, fn, dest, 0, 0)) < 0)
+    if ((rc = amq_check_dest_flags(ctx, fn, dest, flags, nargs)) < 0)
         return rc;
-    *sq = ctx->req_sq[dest];
-    if (amq_in_handler)
-        return pshm_err(-EINVAL, "%s: a handler may not send a request (it could deadlock); "
-                        "reply through the token instead", fn);
-    return 0;
+    return pshm_err(-EINVAL, "%s: a handler may not send a request (it could deadlock); "
+                    "reply through the token instead", fn);
 }
 
-/* The token checks of a reply: the send path's, plus the debug build's. */
-static int rep_token(pshm_token_t *t, const char *fn)
+static inline int req_queue(pshm_ctx_t *ctx, const char *fn, int dest, unsigned flags,
+                            unsigned nargs, amq_sq_t **sq)
+{
+    if (PSHM_LIKELY(ctx_attached(ctx) && (unsigned)dest < (unsigned)ctx->size &&
+                    (*sq = ctx->req_sq[dest]) != NULL && !(flags & ~PSHM_IMMEDIATE) &&
+                    nargs <= PSHM_AM_MAX_ARGS && !amq_in_handler))
+        return 0;
+    return req_bad(ctx, fn, dest, flags, nargs);
+}
+
+/* The token checks of a reply (the send path's, plus the debug build's),
+ * its flags and count. */
+static inline int rep_token(pshm_token_t *t, const char *fn, unsigned flags, unsigned nargs)
 {
     if (AMQ_DEBUG && t != NULL && t != amq_cur_token)
         return pshm_err(-EINVAL, "%s: this token is not the one of the handler running now "
                         "(a token is valid only inside its own handler)", fn);
-    if (t == NULL || t->state != 0)
+    if (PSHM_UNLIKELY(t == NULL || t->state != 0))
         return amq_reply_bad(t, fn);
+    if (PSHM_UNLIKELY((flags & ~PSHM_IMMEDIATE) || nargs > PSHM_AM_MAX_ARGS))
+        return amq_check_dest_flags(t->ctx, fn, t->src, flags, nargs);
     return 0;
 }
 
@@ -244,8 +296,8 @@ int pshm_am_prepare_request_medium(pshm_ctx_t *ctx, int dest, size_t least, size
                                    unsigned flags, unsigned nargs, void **buf, size_t *size)
 {
     static const char fn[] = "pshm_am_prepare_request_medium";
-    amq_sq_t *sq;
-    int rc = req_queue(ctx, fn, dest, &sq);
+    amq_sq_t *sq = NULL;
+    int rc = req_queue(ctx, fn, dest, flags, nargs, &sq);
 
     if (rc < 0)
         return rc;
@@ -258,10 +310,10 @@ int pshm_am_prepare_request_long(pshm_ctx_t *ctx, int dest, void *dest_addr, siz
                                  size_t *size)
 {
     static const char fn[] = "pshm_am_prepare_request_long";
-    amq_sq_t *sq;
+    amq_sq_t *sq = NULL;
     void *ldst;
     size_t left = 0;
-    int rc = req_queue(ctx, fn, dest, &sq);
+    int rc = req_queue(ctx, fn, dest, flags, nargs, &sq);
 
     if (rc < 0 || (rc = long_dest(ctx, fn, sq->dlocal, dest_addr, least, &ldst, &left)) < 0)
         return rc;
@@ -273,7 +325,7 @@ int pshm_am_prepare_reply_medium(pshm_token_t *token, size_t least, size_t most,
                                  unsigned nargs, void **buf, size_t *size)
 {
     static const char fn[] = "pshm_am_prepare_reply_medium";
-    int rc = rep_token(token, fn);
+    int rc = rep_token(token, fn, flags, nargs);
 
     if (rc < 0)
         return rc;
@@ -287,7 +339,7 @@ int pshm_am_prepare_reply_long(pshm_token_t *token, void *dest_addr, size_t leas
     static const char fn[] = "pshm_am_prepare_reply_long";
     void *ldst;
     size_t left = 0;
-    int rc = rep_token(token, fn);
+    int rc = rep_token(token, fn, flags, nargs);
 
     if (rc < 0 ||
         (rc = long_dest(token->ctx, fn, token->src_local, dest_addr, least, &ldst, &left)) < 0)

@@ -51,7 +51,8 @@ int pshm_am_register(pshm_ctx_t *ctx, const pshm_handler_entry_t *table, size_t 
         ctx->handlers[h] = table[i];
         ctx->am_fn[h] = table[i].fn;
         ctx->am_nargs[h] = na == PSHM_AM_ANY_NARGS ? AMQ_NARGS_ANY : (uint8_t)na;
-        ctx->am_meta[h] = na == PSHM_AM_ANY_NARGS ? UINT32_MAX : AMQ_META(h, na, AMQ_SHORT, 0);
+        ctx->am_meta[h] = na == PSHM_AM_ANY_NARGS ? AMQ_META(h, 0, AMQ_SHORT, 0) | AMQ_META_ANY
+                                                : AMQ_META(h, na, AMQ_SHORT, 0);
     }
     return 0;
 }
@@ -142,10 +143,10 @@ static inline void copy_small(unsigned char *d, const unsigned char *s, size_t n
     }
 }
 
-/* Copies args (and a Medium payload, 8-aligned after them) to dst; `small`
- * when everything fits a slot's body. */
+/* Copies args (and a Medium payload, 8-aligned after them, `pad` bytes
+ * further in a chunk) to dst; `small` when everything fits a slot's body. */
 static inline void put_data(unsigned char *dst, unsigned nargs, const uint32_t *args,
-                            const void *buf, uint64_t nbytes, int cat, bool small)
+                            const void *buf, uint64_t nbytes, int cat, bool small, uint64_t pad)
 {
     if (small) {
         amq_copy_args(dst, args, nargs);
@@ -156,7 +157,7 @@ static inline void put_data(unsigned char *dst, unsigned nargs, const uint32_t *
     if (nargs)
         memcpy(dst, args, 4u * nargs);
     if (cat == AMQ_MEDIUM && nbytes)
-        memcpy(dst + PSHM_ALIGN_UP(4u * nargs, 8), buf, nbytes);
+        memcpy(dst + PSHM_ALIGN_UP(4u * nargs, 8) + pad, buf, nbytes);
 }
 
 /* Waits one step for room: polls (replies only for a reply) and yields per
@@ -172,15 +173,16 @@ int amq_wait_room(pshm_ctx_t *ctx, int net, uint32_t *spins)
     return ctx_wait_step(ctx, spins);
 }
 
-/* Fills the slot of sq->seq (room checked, chunk filled) and publishes it. */
+/* Fills the slot of sq->seq (room checked, chunk filled) and publishes it;
+ * `job`: the meta bits of a copy job carrying a Long's payload. */
 static inline __attribute__((always_inline)) void
 post(amq_sq_t *sq, unsigned handler, int cat, bool spill, uint64_t off, const void *buf,
-     uint64_t nbytes, uint64_t raddr, unsigned nargs, const uint32_t *args)
+     uint64_t nbytes, uint64_t raddr, unsigned nargs, const uint32_t *args, uint32_t job)
 {
     amq_slot_t *s = (amq_slot_t *)sq->slot;
     unsigned char *body = s->body;
 
-    s->meta = AMQ_META(handler, nargs, cat, spill);
+    s->meta = AMQ_META(handler, nargs, cat, spill) | job;
     if (cat != AMQ_SHORT)
         s->nbytes = nbytes; /* a Short's is not read */
     if (cat == AMQ_LONG) {
@@ -190,7 +192,7 @@ post(amq_sq_t *sq, unsigned handler, int cat, bool spill, uint64_t off, const vo
     if (spill)
         __builtin_memcpy(body, &off, 8);
     else
-        put_data(body, nargs, args, buf, nbytes, cat, true);
+        put_data(body, nargs, args, buf, nbytes, cat, true, 0);
     amq_publish(sq, s);
 }
 
@@ -221,7 +223,7 @@ int amq_reserve(pshm_ctx_t *ctx, amq_sq_t *sq, unsigned flags, bool spill, uint6
         for (spins = 0;;) {
             if (q->threads)
                 amq_lock(&p->lock);
-            *off = amq_pool_alloc(p, need);
+            *off = amq_pool_alloc(p, need, sq->dlocal, sq->seq);
             if (q->threads)
                 amq_unlock(&p->lock);
             if (PSHM_LIKELY(*off != UINT64_MAX))
@@ -240,18 +242,20 @@ int amq_reserve(pshm_ctx_t *ctx, amq_sq_t *sq, unsigned flags, bool spill, uint6
 
 /*
  * The general send path: threads, a queue whose known room is used up, a
- * payload that spills into the pool. For a Long, `ldst` is where the payload
- * goes in this process's view and `raddr` the same place in the
- * destination's view.
+ * payload that spills into the pool, a Long large enough to share its copy
+ * (`try_job`, synergy.c). For a Long, `ldst` is where the payload goes in
+ * this process's view and `raddr` the same place in the destination's view.
  */
 static int __attribute__((noinline))
 send_slow(pshm_ctx_t *ctx, amq_sq_t *sq, unsigned handler, int cat, const void *buf,
           uint64_t nbytes, void *ldst, uint64_t raddr, unsigned flags, unsigned nargs,
-          const uint32_t *args, bool spill, uint64_t dsz)
+          const uint32_t *args, bool spill, uint64_t dsz, bool try_job)
 {
     struct amq *q = ctx->amq;
     uint64_t off = 0;
-    uint32_t avail;
+    /* A Medium's payload pad in its chunk (amq_send put it in dsz). */
+    uint64_t pad = cat == AMQ_MEDIUM && spill ? dsz - PSHM_ALIGN_UP(4u * nargs, 8) - nbytes : 0;
+    uint32_t job = 0;
     int net = sq->net, rc = 0;
 
     /* Its next slot is reserved for a prepared message (prepare.c): with
@@ -268,22 +272,26 @@ send_slow(pshm_ctx_t *ctx, amq_sq_t *sq, unsigned handler, int cat, const void *
     if (spill) {
         amq_pool_t *p = &q->pool[net];
         put_data((unsigned char *)p->base + off + AMQ_CHUNK_HDR, nargs, args, buf, nbytes, cat,
-                 false);
+                 false, pad);
         amq_chunk_filled(p, off);
     }
-    if (cat == AMQ_LONG && nbytes)
+    /* A shared copy is announced by the Long itself, before its payload is
+     * copied: the receiver helps, and runs the handler once all is done. */
+    if (try_job && !amq_job_open(ctx, sq->dlocal, ldst, buf, nbytes, &job))
+        job = 0;
+    if (cat == AMQ_LONG && nbytes && !job)
         memcpy(ldst, buf, nbytes);
-    post(sq, handler, cat, spill, off, buf, nbytes, raddr, nargs, args);
+    post(sq, handler, cat, spill, off, buf, nbytes, raddr, nargs, args, job | AMQ_META_PAD(pad));
     if (sq->dlocal == q->me)
         amq_self_posted();
 out:
-    if (q->threads) {
+    /* Posted or not, what is known free now (seq - 1 - cached in flight). */
+    if (q->threads)
         amq_unlock(&sq->lock);
-    } else if (sq->dlocal != q->me) {
-        /* Posted or not, what is known free now (seq - 1 - cached in flight). */
-        avail = q->l.depth + 1 + sq->cached - sq->seq;
-        sq->avail = avail <= q->l.depth ? avail : 0;
-    }
+    else
+        amq_avail_update(q, sq);
+    if (job)
+        rc = amq_job_run(ctx); /* the queue's lock is not held meanwhile */
     return rc;
 }
 
@@ -302,15 +310,20 @@ amq_send(pshm_ctx_t *ctx, amq_sq_t *sq, unsigned handler, int cat, const void *b
     if (cat == AMQ_MEDIUM && nbytes)
         dsz = PSHM_ALIGN_UP(dsz, 8) + nbytes;
     spill = dsz > AMQ_BODY - (cat == AMQ_LONG ? 8 : 0);
+    if (cat == AMQ_MEDIUM && spill)
+        dsz += amq_medium_pad((uintptr_t)buf, nargs);
+    if (cat == AMQ_LONG && PSHM_UNLIKELY(nbytes >= ctx->cfg.synergy_min))
+        return send_slow(ctx, sq, handler, cat, buf, nbytes, ldst, raddr, flags, nargs, args,
+                         spill, dsz, true);
     if (PSHM_LIKELY(sq->avail != 0 && !spill)) {
         sq->avail--;
         if (cat == AMQ_LONG && nbytes)
             memcpy(ldst, buf, nbytes);
-        post(sq, handler, cat, false, 0, buf, nbytes, raddr, nargs, args);
+        post(sq, handler, cat, false, 0, buf, nbytes, raddr, nargs, args, 0);
         return 0;
     }
     return send_slow(ctx, sq, handler, cat, buf, nbytes, ldst, raddr, flags, nargs, args, spill,
-                     dsz);
+                     dsz, false);
 }
 
 /* Long target: [raddr, raddr + n) must lie in dest's segment (owner view). */

@@ -6,7 +6,7 @@
  * supernodes of at most supernode_max processes. The computation is a sort of
  * (identity, rank) pairs: O(P log P) whatever the placement of ranks.
  */
-#include "internal.h"
+#include "nodemap/nodemap.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -198,27 +198,5 @@ out:
     nodemap_free(&m);
     free(e);
     free(h);
-    return rc;
-}
-
-int nodemap_build(nodemap_t *nm, struct boot *b, const struct pshm_cfg *cfg)
-{
-    nodemap_hostid_t mine, *all;
-    int rc;
-
-    memset(nm, 0, sizeof *nm);
-    rc = nodemap_hostid(cfg, b->rank, &mine);
-    if (rc < 0)
-        return rc;
-    all = malloc((size_t)b->size * sizeof *all);
-    if (all == NULL)
-        return pshm_err(-ENOMEM, "nodemap: cannot allocate %zu bytes for the host "
-                        "identities of %d ranks", (size_t)b->size * sizeof *all, b->size);
-    rc = boot_exchange(b, &mine, sizeof mine, all);
-    if (rc < 0)
-        pshm_err_prefix(rc, "exchanging host identities");
-    else
-        rc = nodemap_compute(nm, all, b->size, b->rank, cfg->supernode_max);
-    free(all);
     return rc;
 }

@@ -27,95 +27,14 @@
 
 /* ------------------------------------------------------------------ tags */
 
-bool boot_tag_valid(const char *tag)
+/* A fresh random tag, with the message set on failure. */
+static int random_tag(char *out, size_t n)
 {
-    size_t n = 0;
+    int rc = launch_random_tag(out, n);
 
-    if (tag == NULL)
-        return false;
-    for (; tag[n] != '\0'; n++) {
-        char c = tag[n];
-        if (n >= PSHM_TAG_MAX || !((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')))
-            return false;
-    }
-    return n >= 1;
-}
-
-int launch_random_tag(char *out, size_t n)
-{
-    static const char alphabet[] = "abcdefghijklmnopqrstuvwxyz0123456789";
-    unsigned char r[LAUNCH_TAG_LEN];
-    size_t got = 0;
-
-    if (out == NULL || n <= LAUNCH_TAG_LEN)
-        return pshm_err(-EINVAL, "job tag buffer of %zu bytes is too small (need %d)", n,
-                        LAUNCH_TAG_LEN + 1);
-    while (got < sizeof r) {
-        ssize_t k = getrandom(r + got, sizeof r - got, 0);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k < 0)
-            return pshm_err(-errno, "cannot draw a random job tag: getrandom: %s",
-                            strerror(errno));
-        got += (size_t)k;
-    }
-    /* 256 % 36 leaves a small bias; tags need uniqueness, not uniformity. */
-    for (size_t i = 0; i < LAUNCH_TAG_LEN; i++)
-        out[i] = alphabet[r[i] % 36];
-    out[LAUNCH_TAG_LEN] = '\0';
+    if (rc < 0)
+        return pshm_err(rc, "cannot draw a random job tag: getrandom: %s", strerror(-rc));
     return 0;
-}
-
-const char *launch_rank_list(const int32_t *ranks, int n, int total, char *buf, size_t len)
-{
-    size_t k = 0;
-
-    buf[0] = '\0';
-    for (int i = 0; i < n && k < len; i++)
-        k += (size_t)snprintf(buf + k, len - k, "%s%d", i ? ", " : "", (int)ranks[i]);
-    if (total > n && k < len)
-        snprintf(buf + k, len - k, " and %d more", total - n);
-    return buf;
-}
-
-const char *launch_describe(const launch_failed_t *f, char *buf, size_t n)
-{
-    int d = (int)f->detail;
-
-    switch (f->how) {
-    case LAUNCH_FAIL_EXIT: snprintf(buf, n, "exited with status %d", d); break;
-    case LAUNCH_FAIL_SIGNAL:
-        snprintf(buf, n, "killed by signal %d (%s)", d, strsignal(d));
-        break;
-    case LAUNCH_FAIL_ABORT: snprintf(buf, n, "called pshm_abort(%d)", d); break;
-    case LAUNCH_FAIL_NOFINISH:
-        snprintf(buf, n, "exited with status 0 without calling pshm_finalize");
-        break;
-    case LAUNCH_FAIL_STRANDED:
-        snprintf(buf, n, "ended while the others wait for it in a bootstrap exchange");
-        break;
-    case LAUNCH_FAIL_PROTOCOL:
-        snprintf(buf, n, "broke the bootstrap protocol (unequal exchange lengths or a "
-                 "malformed message)");
-        break;
-    case LAUNCH_FAIL_LAUNCHER:
-        if (d > 0)
-            snprintf(buf, n, "pshmrun received signal %d (%s)", d, strsignal(d));
-        else if (d == 0)
-            snprintf(buf, n, "the job ran longer than pshmrun's --timeout");
-        else
-            snprintf(buf, n, "pshmrun could not start every process");
-        break;
-    case LAUNCH_FAIL_EXEC:
-        snprintf(buf, n, "could not execute the program: %s", strerror(d));
-        break;
-    case LAUNCH_FAIL_NOJOIN:
-        snprintf(buf, n, "never called pshm_init while the others waited %s for it",
-                 LAUNCH_ENV_BOOT_TIMEOUT);
-        break;
-    default: snprintf(buf, n, "failed with status %d", (int)f->status); break;
-    }
-    return buf;
 }
 
 /* ---------------------------------------------------------------- single */
@@ -268,7 +187,7 @@ static int open_launcher(boot_t *b)
         (rc = env_int(LAUNCH_ENV_RANK, 0, (uint64_t)b->size - 1, &b->rank)) < 0 ||
         (rc = env_int(LAUNCH_ENV_FD, 0, INT32_MAX, &fd)) < 0)
         return rc;
-    if (!boot_tag_valid(tag))
+    if (!tag_valid(tag))
         return pshm_err(-EINVAL, "%s=\"%s\" is not a job tag (1 to %d characters a-z, 0-9); "
                         "start the program with pshmrun", LAUNCH_ENV_TAG, tag ? tag : "",
                         PSHM_TAG_MAX);
@@ -299,7 +218,7 @@ static int agree_tag(boot_t *b)
     char *all;
     int rc;
 
-    rc = launch_random_tag(mine, sizeof mine);
+    rc = random_tag(mine, sizeof mine);
     if (rc < 0)
         return rc;
     all = calloc((size_t)b->size, W);
@@ -309,7 +228,7 @@ static int agree_tag(boot_t *b)
     rc = boot_exchange(b, mine, W, all);
     if (rc < 0)
         pshm_err_prefix(rc, "agreeing on a job tag");
-    else if (all[W - 1] != '\0' || !boot_tag_valid(all)) {
+    else if (all[W - 1] != '\0' || !tag_valid(all)) {
         rc = pshm_err(-EPROTO, "the bootstrap's exchange returned a malformed job tag from "
                       "rank 0: check that it gathers `len` bytes per rank in rank order");
     } else {
@@ -329,7 +248,7 @@ static int open_callbacks(boot_t *b, const pshm_bootstrap_t *u)
     if (u->exchange == NULL || u->barrier == NULL)
         return pshm_err(-EINVAL, "bootstrap: the %s callback is NULL; both exchange and "
                         "barrier are required", u->exchange == NULL ? "exchange" : "barrier");
-    if (u->job_tag != NULL && !boot_tag_valid(u->job_tag))
+    if (u->job_tag != NULL && !tag_valid(u->job_tag))
         return pshm_err(-EINVAL, "bootstrap: job_tag \"%.32s\" is not 1 to %d characters "
                         "a-z, 0-9; pass such a tag or NULL to let rank 0 draw one",
                         u->job_tag, PSHM_TAG_MAX);
@@ -363,7 +282,7 @@ int boot_open(boot_t *b, const pshm_bootstrap_t *user)
         b->size = 1;
         b->exchange = single_exchange;
         b->barrier = single_barrier;
-        rc = launch_random_tag(b->tag, sizeof b->tag);
+        rc = random_tag(b->tag, sizeof b->tag);
     }
     if (rc < 0) {
         memset(b, 0, sizeof *b);
@@ -412,6 +331,12 @@ void boot_finish(boot_t *b)
 {
     if (b->kind == BOOT_LAUNCHER && b->fd >= 0)
         (void)send_msg(b->fd, LAUNCH_FINISH, NULL, 0);
+}
+
+void boot_init_failed(boot_t *b, const char *msg)
+{
+    if (b->kind == BOOT_LAUNCHER && b->fd >= 0)
+        (void)send_msg(b->fd, LAUNCH_INITFAIL, msg, (uint32_t)strlen(msg) + 1);
 }
 
 void boot_abort(boot_t *b, int code)

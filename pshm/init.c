@@ -21,17 +21,6 @@
 #include <string.h>
 #include <unistd.h>
 
-/* The live context of this process (declared in internal.h). */
-pshm_ctx_t *_Atomic pshm_live_ctx;
-static pshm_ctx_t no_ctx;
-pshm_ctx_t *pshm_attached_ctx = &no_ctx;
-
-void ctx_set_state(pshm_ctx_t *ctx, int state)
-{
-    ctx->state = state;
-    pshm_attached_ctx = state == CTX_ATTACHED ? ctx : &no_ctx;
-}
-
 /* A failing rank's sentence, whole, to every other rank. */
 #define ATTACH_MSG_MAX 480
 
@@ -50,21 +39,42 @@ typedef struct attach_status {
     char msg[ATTACH_MSG_MAX];
 } attach_status_t;
 
-int ctx_check(const pshm_ctx_t *ctx, int need_state, const char *fn)
+/* The context and the driver's parts of it, in one allocation (ctx first:
+ * the context's address is the block's). */
+typedef struct ctx_block {
+    pshm_ctx_t ctx;
+    boot_t boot;
+    seg_obj_t region;
+} ctx_block_t;
+
+/* Exchanges host identities through the bootstrap and computes the map. */
+static int map_build(nodemap_t *nm, boot_t *b, const pshm_cfg_t *cfg)
 {
-    if (PSHM_UNLIKELY(ctx == NULL))
-        return pshm_err(-EINVAL, "%s: the context is NULL; call pshm_init first", fn);
-    if (PSHM_UNLIKELY(ctx != atomic_load_explicit(&pshm_live_ctx, memory_order_relaxed)))
-        return pshm_err(-EINVAL, "%s: not a live context (called before pshm_init or after "
-                                 "pshm_finalize)", fn);
-    if (PSHM_UNLIKELY(need_state == CTX_ATTACHED && ctx->state != CTX_ATTACHED))
-        return pshm_err(-EINVAL, "%s: call pshm_attach first", fn);
-    return 0;
+    nodemap_hostid_t mine, *all;
+    int rc;
+
+    memset(nm, 0, sizeof *nm);
+    rc = nodemap_hostid(cfg, b->rank, &mine);
+    if (rc < 0)
+        return rc;
+    all = malloc((size_t)b->size * sizeof *all);
+    if (all == NULL)
+        return pshm_err(-ENOMEM, "nodemap: cannot allocate %zu bytes for the host "
+                        "identities of %d ranks", (size_t)b->size * sizeof *all, b->size);
+    rc = boot_exchange(b, &mine, sizeof mine, all);
+    if (rc < 0)
+        pshm_err_prefix(rc, "exchanging host identities");
+    else
+        rc = nodemap_compute(nm, all, b->size, b->rank, cfg->supernode_max);
+    free(all);
+    return rc;
 }
 
 int pshm_init(pshm_ctx_t **out, const pshm_init_attr_t *attr)
 {
     pshm_ctx_t *ctx, *expected = NULL;
+    ctx_block_t *blk;
+    char msg[PSHM_ERRMSG_MAX];
     int rc;
 
     if (out == NULL)
@@ -73,10 +83,13 @@ int pshm_init(pshm_ctx_t **out, const pshm_init_attr_t *attr)
     if (attr != NULL && (attr->flags & ~PSHM_INIT_THREADS) != 0)
         return pshm_err(-EINVAL, "pshm_init: unknown flags 0x%x (known: PSHM_INIT_THREADS)",
                         attr->flags & ~PSHM_INIT_THREADS);
-    ctx = calloc(1, sizeof *ctx);
-    if (ctx == NULL)
+    blk = calloc(1, sizeof *blk);
+    if (blk == NULL)
         return pshm_err(-ENOMEM, "pshm_init: out of memory for the context (%zu bytes)",
-                        sizeof *ctx);
+                        sizeof *blk);
+    ctx = &blk->ctx;
+    ctx->boot = &blk->boot;
+    ctx->region = &blk->region;
     /* Claim the process-wide slot first: a second init must change nothing. */
     if (!atomic_compare_exchange_strong(&pshm_live_ctx, &expected, ctx)) {
         free(ctx);
@@ -84,25 +97,25 @@ int pshm_init(pshm_ctx_t **out, const pshm_init_attr_t *attr)
                                    "pshm_finalize before initializing again");
     }
     ctx->flags = attr != NULL ? attr->flags : 0;
-    ctx->boot.fd = -1;
-    ctx->region.fd = -1;
+    ctx->boot->fd = -1;
+    ctx->region->fd = -1;
 
     rc = env_load(&ctx->cfg);
     if (rc < 0)
         goto fail_env;
-    rc = boot_open(&ctx->boot, attr != NULL ? attr->bootstrap : NULL);
+    rc = boot_open(ctx->boot, attr != NULL ? attr->bootstrap : NULL);
     if (rc < 0)
         goto fail_env;
-    ctx->rank = ctx->boot.rank;
-    ctx->size = ctx->boot.size;
+    ctx->rank = ctx->boot->rank;
+    ctx->size = ctx->boot->size;
     /* Before anything is built from them: the settings as the user gave them. */
-    rc = agree_settings(&ctx->boot, &ctx->cfg);
+    rc = agree_settings(ctx->boot, &ctx->cfg);
     if (rc < 0)
         goto fail_boot;
 #if PSHM_BACKEND_NONE
     ctx->cfg.supernode_max = 1; /* --disable-pshm: every process is a supernode of one */
 #endif
-    rc = nodemap_build(&ctx->nm, &ctx->boot, &ctx->cfg);
+    rc = map_build(&ctx->nm, ctx->boot, &ctx->cfg);
     if (rc < 0)
         goto fail_boot;
     rc = ns_check(ctx);
@@ -122,8 +135,14 @@ int pshm_init(pshm_ctx_t **out, const pshm_init_attr_t *attr)
 fail_nodemap:
     nodemap_free(&ctx->nm);
 fail_boot:
-    boot_abort(&ctx->boot, 1);
-    boot_close(&ctx->boot);
+    /* A copy: telling the launcher may set a message of its own. */
+    (void)pshm_err_prefix(rc, "pshm_init");
+    snprintf(msg, sizeof msg, "%s", pshm_last_error());
+    boot_init_failed(ctx->boot, msg);
+    boot_close(ctx->boot);
+    atomic_store(&pshm_live_ctx, NULL);
+    free(ctx);
+    return pshm_err(rc, "%s", msg);
 fail_env:
     atomic_store(&pshm_live_ctx, NULL);
     free(ctx);
@@ -139,10 +158,10 @@ static void attach_undo(pshm_ctx_t *ctx)
         amq_fini(ctx);
     range_undo(ctx);
     live_fini(ctx);
-    if (ctx->region.addr != NULL)
-        seg_be_release(&ctx->region, &ctx->cfg);
-    memset(&ctx->region, 0, sizeof ctx->region);
-    ctx->region.fd = -1;
+    if (ctx->region->addr != NULL)
+        seg_be_release(ctx->region, &ctx->cfg);
+    memset(ctx->region, 0, sizeof *ctx->region);
+    ctx->region->fd = -1;
     if (ctx->segs != NULL)
         for (i = 0; i < ctx->nm.node_size; i++)
             if (ctx->segs[i].addr != NULL)
@@ -180,13 +199,13 @@ static int attach_create(pshm_ctx_t *ctx, size_t segsize, uint64_t region_len,
 
     memset(&mine, 0, sizeof mine);
     mine.pid = (int32_t)getpid();
-    rc = seg_create(me, &ctx->cfg, ctx->boot.tag, SEG_KIND_SEGMENT, ctx->rank, ctx->rank,
+    rc = seg_create(me, &ctx->cfg, ctx->boot->tag, SEG_KIND_SEGMENT, ctx->rank, ctx->rank,
                     (uint32_t)ctx->size, segsize);
     if (rc == 0 && ctx->nm.node_rank == 0) {
-        rc = seg_create(&ctx->region, &ctx->cfg, ctx->boot.tag, SEG_KIND_REGION,
+        rc = seg_create(ctx->region, &ctx->cfg, ctx->boot->tag, SEG_KIND_REGION,
                         ctx->nm.node_index, ctx->rank, (uint32_t)ctx->size, region_len);
         if (rc == 0)
-            mine.region = ctx->region.ref;
+            mine.region = ctx->region->ref;
     }
     if (rc < 0) {
         rec_fail(&mine, rc);
@@ -195,7 +214,7 @@ static int attach_create(pshm_ctx_t *ctx, size_t segsize, uint64_t region_len,
         mine.owner_base = (uint64_t)(uintptr_t)seg_user_base(me);
         mine.size = segsize;
     }
-    rc = boot_exchange(&ctx->boot, &mine, sizeof mine, recs);
+    rc = boot_exchange(ctx->boot, &mine, sizeof mine, recs);
     if (rc < 0)
         return rc;
     return first_failure(recs, ctx->size, "creating the segments");
@@ -214,7 +233,7 @@ static int attach_map(pshm_ctx_t *ctx, const attach_rec_t *recs, uint64_t region
         if (nr != nm->node_rank) {
             rc = seg_be_attach(o, &ctx->cfg, &rec->seg);
             if (rc == 0)
-                rc = seg_check_mapped(o, ctx->boot.tag, SEG_KIND_SEGMENT,
+                rc = seg_check_mapped(o, ctx->boot->tag, SEG_KIND_SEGMENT,
                                       SEG_HDR_SIZE + rec->size);
             if (rc < 0)
                 return pshm_err_prefix(rc, "mapping the segment of rank %d", nm->members[nr]);
@@ -226,11 +245,11 @@ static int attach_map(pshm_ctx_t *ctx, const attach_rec_t *recs, uint64_t region
         ctx->seg_delta[nr] = (intptr_t)((uintptr_t)seg_user_base(o) - (uintptr_t)rec->owner_base);
     }
     if (nm->node_rank != 0) {
-        rc = seg_be_attach(&ctx->region, &ctx->cfg, &recs[nm->members[0]].region);
+        rc = seg_be_attach(ctx->region, &ctx->cfg, &recs[nm->members[0]].region);
         /* Its layout is computed here from this process's settings: a
          * region of another length would be read with wrong offsets. */
         if (rc == 0)
-            rc = seg_check_mapped(&ctx->region, ctx->boot.tag, SEG_KIND_REGION,
+            rc = seg_check_mapped(ctx->region, ctx->boot->tag, SEG_KIND_REGION,
                                   SEG_HDR_SIZE + PSHM_ALIGN_UP(region_len,
                                                                (uint64_t)sysconf(_SC_PAGESIZE)));
         if (rc < 0)
@@ -240,7 +259,7 @@ static int attach_map(pshm_ctx_t *ctx, const attach_rec_t *recs, uint64_t region
     rc = live_init(ctx);
     if (rc < 0)
         return rc;
-    return amq_init(ctx, seg_user_base(&ctx->region), region_len);
+    return amq_init(ctx, seg_user_base(ctx->region), region_len);
 }
 
 /* Step 4: everyone reports whether mapping worked. */
@@ -256,7 +275,7 @@ int ctx_agree(pshm_ctx_t *ctx, int my_rc, const char *what)
     all = calloc((size_t)ctx->size, sizeof *all);
     if (all == NULL)
         return pshm_err(-ENOMEM, "attach: out of memory for %d status records", ctx->size);
-    rc = boot_exchange(&ctx->boot, &mine, sizeof mine, all);
+    rc = boot_exchange(ctx->boot, &mine, sizeof mine, all);
     for (int r = 0; rc == 0 && r < ctx->size; r++)
         if (all[r].err < 0)
             rc = pshm_err(all[r].err, "%s: rank %d: %s", what, r, all[r].msg);
@@ -352,11 +371,11 @@ int pshm_attach(pshm_ctx_t *ctx, size_t segsize)
         attach_rec_t mine;
         memset(&mine, 0, sizeof mine);
         rec_fail(&mine, rc);
-        if (boot_exchange(&ctx->boot, &mine, sizeof mine, recs) == 0)
+        if (boot_exchange(ctx->boot, &mine, sizeof mine, recs) == 0)
             rc = first_failure(recs, ctx->size, "checking the segment size");
         goto fail;
     }
-    sigguard_arm(ctx, &ctx->segs[ctx->nm.node_rank], &ctx->region);
+    sigguard_arm(ctx, &ctx->segs[ctx->nm.node_rank], ctx->region);
     rc = attach_create(ctx, segsize, region_len, recs);
     if (rc < 0)
         goto fail;
@@ -367,7 +386,7 @@ int pshm_attach(pshm_ctx_t *ctx, size_t segsize)
     /* Step 5: every peer has mapped everything; the names can go. */
     rc = seg_be_unlink(&ctx->segs[ctx->nm.node_rank], &ctx->cfg);
     if (rc == 0 && ctx->nm.node_rank == 0)
-        rc = seg_be_unlink(&ctx->region, &ctx->cfg);
+        rc = seg_be_unlink(ctx->region, &ctx->cfg);
     sigguard_disarm();
     ctx_set_state(ctx, CTX_ATTACHED);
     if (rc == 0)
@@ -420,7 +439,7 @@ int pshm_finalize(pshm_ctx_t *ctx)
     if (ctx->state == CTX_ATTACHED)
         rc = node_barrier_whole(ctx, &late, msg, sizeof msg);
     if (rc == 0)
-        rc = boot_barrier(&ctx->boot);
+        rc = boot_barrier(ctx->boot);
     if (ctx->state == CTX_ATTACHED) {
         ctx_set_state(ctx, CTX_INIT); /* the fast paths refuse from here */
         attach_undo(ctx);
@@ -428,12 +447,12 @@ int pshm_finalize(pshm_ctx_t *ctx)
         free(ctx->peer_pidfd);
     }
     if (rc == 0)
-        boot_finish(&ctx->boot);
-    boot_close(&ctx->boot);
+        boot_finish(ctx->boot);
+    boot_close(ctx->boot);
     nodemap_free(&ctx->nm);
     atomic_store(&pshm_live_ctx, NULL);
     /* A stale pointer used later reads a state that is not attached. */
-    memset(ctx, 0, sizeof *ctx);
+    memset(ctx, 0, sizeof(ctx_block_t));
     free(ctx);
     if (rc == 0 && late < 0)
         return pshm_err(late, "pshm_finalize: %s", msg);
@@ -449,22 +468,22 @@ void pshm_abort(pshm_ctx_t *ctx, int code)
     if (ctx != NULL && ctx == atomic_load(&pshm_live_ctx)) {
         int first_rank, first_code;
         if (ctx->state == CTX_ATTACHED) {
-            amq_set_abort(ctx, ctx->rank, code);
+            live_set_abort(ctx, ctx->rank, code);
             /* Another rank aborted first (this one is likely reacting to
              * it): end with its code, so that the job's status is the first
              * abort's whichever report reaches the launcher first. */
-            if (amq_aborted(ctx, &first_rank, &first_code) && first_rank != ctx->rank &&
+            if (live_aborted(ctx, &first_rank, &first_code) && first_rank != ctx->rank &&
                 first_code != LIVE_DIED_CODE)
                 code = first_code;
         }
         /* Names not yet removed would outlive the job. */
         if (ctx->segs != NULL && ctx->segs[ctx->nm.node_rank].named)
             seg_be_unlink(&ctx->segs[ctx->nm.node_rank], &ctx->cfg);
-        if (ctx->region.named && ctx->region.owner)
-            seg_be_unlink(&ctx->region, &ctx->cfg);
+        if (ctx->region->named && ctx->region->owner)
+            seg_be_unlink(ctx->region, &ctx->cfg);
         if (ctx->ranges != NULL && ctx->ranges[ctx->nm.node_rank].named)
             seg_be_unlink(&ctx->ranges[ctx->nm.node_rank], &ctx->cfg);
-        boot_abort(&ctx->boot, code);
+        boot_abort(ctx->boot, code);
     }
     _exit(code & 0xff);
 }
@@ -479,7 +498,7 @@ int pshm_barrier(pshm_ctx_t *ctx)
     if (rc == 0)
         rc = node_barrier_whole(ctx, &late, msg, sizeof msg);
     if (rc == 0 && ctx->nm.node_count > 1)
-        rc = boot_barrier(&ctx->boot);
+        rc = boot_barrier(ctx->boot);
     if (rc == 0 && late < 0)
         rc = pshm_err(late, "%s", msg);
     return rc;

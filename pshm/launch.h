@@ -10,7 +10,8 @@
  * rank has not said HELLO that long after the first one did, the job fails
  * (LAUNCH_FAIL_NOJOIN) naming the ranks that never joined.
  *   process -> pshmrun: HELLO (pid), EXCHANGE (its contribution; all ranks
- *       must give the same length), FINISH (clean finalize), ABORT (int32 code)
+ *       must give the same length), FINISH (clean finalize), ABORT (int32 code),
+ *       INITFAIL (pshm_init failed after HELLO: its message, NUL-terminated)
  *   pshmrun -> process: EXCHANGE (size * len bytes, rank order),
  *       FAILED (launch_failed_t: the job is over because `rank` failed)
  * A barrier is an EXCHANGE of 0 bytes.
@@ -29,8 +30,17 @@
 /* How long the ranks that called pshm_init wait for the others to call it
  * (seconds, fractional; 0: no limit). Read by pshmrun. */
 #define LAUNCH_ENV_BOOT_TIMEOUT "PSHM_BOOT_TIMEOUT"
+#define PSHM_BOOT_TIMEOUT_DEFAULT_MS 120000u
+#define PSHM_BOOT_TIMEOUT_MAX_MS 4000000000u   /* about 46 days */
+/* GASNET_EXITTIMEOUT (the processes) and --exit-timeout (pshmrun): how long
+ * the others may take to end after one rank failed. One range for both. */
+#define PSHM_EXIT_TIMEOUT_DEFAULT_MS 2000u
+#define PSHM_EXIT_TIMEOUT_MIN_MS 100u
+#define PSHM_EXIT_TIMEOUT_MAX_MS 600000u
+#define PSHM_TAG_MAX 16       /* job tag: 1..16 chars of [a-z0-9] */
 
-enum { LAUNCH_HELLO = 1, LAUNCH_EXCHANGE, LAUNCH_FINISH, LAUNCH_ABORT, LAUNCH_FAILED };
+enum { LAUNCH_HELLO = 1, LAUNCH_EXCHANGE, LAUNCH_FINISH, LAUNCH_ABORT, LAUNCH_FAILED,
+       LAUNCH_INITFAIL };
 
 typedef struct launch_msg {
     uint32_t type;
@@ -50,6 +60,7 @@ enum {
     LAUNCH_FAIL_EXEC,       /* the program could not be started (errno `detail`) */
     LAUNCH_FAIL_NOJOIN,     /* `detail` ranks, `rank` the first, never called
                                pshm_init within PSHM_BOOT_TIMEOUT */
+    LAUNCH_FAIL_INIT,       /* the rank's pshm_init failed (INITFAIL) */
 };
 
 /* A FAILED message of LAUNCH_FAIL_NOJOIN carries, after its launch_failed_t,
@@ -67,8 +78,10 @@ typedef struct launch_failed {
 
 #define LAUNCH_TAG_LEN 12   /* tags pshmrun and the library draw: [a-z0-9]{12} */
 
+/* The protocol's helpers, common/launch.c: compiled into the library and,
+ * apart, into the tools, never called across. */
 /* Draws a random job tag of LAUNCH_TAG_LEN chars into out (n > LAUNCH_TAG_LEN).
- * Returns 0 or a negative errno (implemented in pshm/boot.c). */
+ * Returns 0 or a negative errno (errno of the failed read). */
 int launch_random_tag(char *out, size_t n);
 /* "1, 3, 4" (and "and N more" past `shown`) into buf: a list of ranks. */
 const char *launch_rank_list(const int32_t *ranks, int n, int total, char *buf, size_t len);

@@ -69,7 +69,7 @@ int ns_check(pshm_ctx_t *ctx)
         free(first);
         return pshm_err(-ENOMEM, "out of memory for the namespaces of %d ranks", ctx->size);
     }
-    rc = boot_exchange(&ctx->boot, &mine, sizeof mine, all);
+    rc = boot_exchange(ctx->boot, &mine, sizeof mine, all);
     for (int i = 0; i < nm->node_count; i++)
         first[i] = -1;
     /* Every rank judges every supernode, so all fail alike, naming the same pair. */

@@ -286,6 +286,106 @@ PSHM_API int pshm_am_memory(const pshm_ctx_t *ctx, uint64_t *bytes);
  */
 PSHM_API int pshm_am_network_size(unsigned nprocs, size_t depth, size_t memory, uint64_t *bytes);
 
+/* ------------------------------------------------------- for tools and launchers */
+
+/*
+ * What pshm-info, pshm-cleanup and pshmrun need from the library, and a
+ * runtime's own launcher or diagnostics may want too. None needs a context.
+ */
+
+/* How this library was built. */
+typedef struct pshm_build_info {
+    const char *version;         /* "0.1.0" */
+    const char *backend;         /* "posix", "sysv", "file" or "none" */
+    const char *object_prefix;   /* every shared object's name starts with it: "pshm" */
+    unsigned cache_line;         /* bytes; builds that differ refuse to share a job */
+    int debug;                   /* 1: built with internal checks */
+    const char *prefix;          /* installation prefix */
+    const char *configure_args;  /* ./configure's arguments */
+} pshm_build_info_t;
+PSHM_API const pshm_build_info_t *pshm_build_info(void);
+
+/* A variable pshm reads (the table README.PSHM and pshm-info show). */
+typedef struct pshm_env_var {
+    const char *name;
+    const char *deflt;           /* the default, as a phrase */
+    const char *range;           /* what is accepted */
+    const char *doc;             /* one sentence */
+} pshm_env_var_t;
+/* The variable at `index` (0, 1, ...), or NULL past the last. */
+PSHM_API const pshm_env_var_t *pshm_env_var(int index);
+/* Reads and checks every variable as pshm_init does: 0, or a negative errno
+ * with the message naming the variable and what it accepts. */
+PSHM_API int pshm_env_check(void);
+
+/* Strict numbers, as pshm's variables spell them: the whole string is used,
+ * no sign, overflow and out-of-range are errors (the message names `what`). */
+enum {
+    PSHM_PARSE_U64 = 0,          /* a decimal integer in [min, max] */
+    PSHM_PARSE_SIZE,             /* bytes: "4096", "64K", "512M", "2G" (powers of 1024) */
+    PSHM_PARSE_SECONDS           /* "2", "0.5": *out in milliseconds, [min, max] in ms */
+};
+PSHM_API int pshm_parse(int kind, const char *what, const char *s, uint64_t min, uint64_t max,
+                        uint64_t *out);
+
+/* What this process may use of the machine. */
+typedef struct pshm_host_limits {
+    uint64_t phys_mem;           /* bytes of physical memory (0 if unknown) */
+    int usable_cpus;             /* affinity mask, lowered to a cgroup CPU quota */
+    int memcg;                   /* 1 if a cgroup memory limit applies */
+    uint64_t memcg_limit;        /* ... its limit, bytes */
+    uint64_t memcg_room;         /* ... what may still be charged, bytes */
+    char memcg_file[200];        /* ... the file that sets it */
+} pshm_host_limits_t;
+PSHM_API int pshm_host_limits(pshm_host_limits_t *out);
+
+/* The network and segments a job of `procs` processes on this host gets,
+ * with the settings of the environment, as pshm_init and pshm_attach compute
+ * them (the message says why, when no segment fits). On failure *out holds
+ * what was computed before it (the settings, once the environment is valid). */
+typedef struct pshm_host_plan {
+    unsigned queue_depth;        /* the settings used: GASNET_PSHMNET_QUEUE_DEPTH, */
+    uint64_t queue_memory;       /* ... GASNET_PSHMNET_QUEUE_MEMORY (bytes), */
+    unsigned supernode_max;      /* ... GASNET_SUPERNODE_MAXSIZE (0: no limit) */
+    unsigned node_size;          /* processes of a supernode */
+    unsigned nodes;              /* supernodes on the host */
+    uint64_t am_bytes;           /* one supernode's AM network, header included */
+    uint64_t seg_max;            /* the largest segment each process may attach */
+} pshm_host_plan_t;
+PSHM_API int pshm_host_plan(unsigned procs, pshm_host_plan_t *out);
+
+/*
+ * The shared objects pshm creates (segments, AM regions, ranges) start with a
+ * header page of PSHM_OBJECT_HEADER_SIZE bytes telling whose they are.
+ * pshm_object_inspect reads one from `hdr` (len bytes, the object's start):
+ * 0 and *out filled; -ENODATA if there is no header (fewer bytes than one,
+ * or never written: its creator died first); -EINVAL (message set) if it is
+ * not a pshm header, or another version's.
+ */
+#define PSHM_OBJECT_HEADER_SIZE 4096u
+typedef struct pshm_object_info {
+    char kind;                   /* 's' segment, 'q' AM region, 'r' range */
+    uint32_t uid;                /* the creator's */
+    int32_t rank;                /* creator's job rank (a region: its supernode) */
+    int32_t pid;                 /* creator */
+    uint64_t pid_start;          /* its start time, clock ticks after boot (0: unknown) */
+    uint64_t pidns;              /* its PID namespace's inode (0: unknown) */
+    uint32_t nranks;             /* job size */
+    uint64_t created;            /* CLOCK_REALTIME seconds */
+    uint64_t len;                /* the object's bytes, header included */
+    char tag[24];                /* the job tag */
+    char name[64];               /* the object's name */
+} pshm_object_info_t;
+PSHM_API int pshm_object_inspect(const void *hdr, size_t len, pshm_object_info_t *out);
+/* The SysV key of the object named `name` (sysv backend). */
+PSHM_API uint32_t pshm_object_sysv_key(const char *name);
+/* True if `tag` is a job tag: 1..16 characters of [a-z0-9]. */
+PSHM_API int pshm_tag_valid(const char *tag);
+/* Removes every object of job `tag` (`nranks` processes) that this user
+ * created and that nobody maps any more: a launcher's cleanup after a job
+ * that died. Returns the number removed, or a negative errno. */
+PSHM_API int pshm_job_remove(const char *tag, unsigned nranks);
+
 #ifdef __cplusplus
 }
 #endif

@@ -4,6 +4,7 @@
 #include "internal.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 int pshm_rank(const pshm_ctx_t *ctx)
@@ -143,8 +144,9 @@ int pshm_translate(const pshm_ctx_t *ctx, int rank, const void *owner_addr, void
 
 int pshm_put(pshm_ctx_t *ctx, int rank, void *owner_addr, const void *src, size_t n)
 {
-    int nr = local_of(ctx, rank, "pshm_put");
+    int nr = local_of(ctx, rank, "pshm_put"), rc;
     uintptr_t off;
+    void *dst;
 
     if (nr < 0)
         return nr;
@@ -154,14 +156,19 @@ int pshm_put(pshm_ctx_t *ctx, int rank, void *owner_addr, const void *src, size_
         return pshm_err(-EINVAL, "pshm_put: src is NULL with %zu bytes to copy", n);
     if (seg_range(ctx, nr, rank, owner_addr, n, "pshm_put", &off) < 0)
         return -EFAULT;
-    memmove((char *)ctx->seginfo[nr].local_base + off, src, n);
+    dst = (char *)ctx->seginfo[nr].local_base + off;
+    /* Large: copied with the target's help while it polls (synergy.c). */
+    if (n >= ctx->cfg.synergy_min && (rc = amq_copy_shared(ctx, nr, dst, src, n)) != 0)
+        return rc < 0 ? rc : 0;
+    memmove(dst, src, n);
     return 0;
 }
 
 int pshm_get(pshm_ctx_t *ctx, int rank, void *dst, const void *owner_addr, size_t n)
 {
-    int nr = local_of(ctx, rank, "pshm_get");
+    int nr = local_of(ctx, rank, "pshm_get"), rc;
     uintptr_t off;
+    const void *src;
 
     if (nr < 0)
         return nr;
@@ -171,7 +178,10 @@ int pshm_get(pshm_ctx_t *ctx, int rank, void *dst, const void *owner_addr, size_
         return pshm_err(-EINVAL, "pshm_get: dst is NULL with %zu bytes to copy", n);
     if (seg_range(ctx, nr, rank, owner_addr, n, "pshm_get", &off) < 0)
         return -EFAULT;
-    memmove(dst, (const char *)ctx->seginfo[nr].local_base + off, n);
+    src = (const char *)ctx->seginfo[nr].local_base + off;
+    if (n >= ctx->cfg.synergy_min && (rc = amq_copy_shared(ctx, nr, dst, src, n)) != 0)
+        return rc < 0 ? rc : 0;
+    memmove(dst, src, n);
     return 0;
 }
 
@@ -184,4 +194,55 @@ void pshm_set_user_data(pshm_ctx_t *ctx, void *data)
 void *pshm_get_user_data(const pshm_ctx_t *ctx)
 {
     return ctx_check(ctx, CTX_INIT, "pshm_get_user_data") == 0 ? ctx->user_data : NULL;
+}
+
+/* The AM region with its header page: the network's size, and the object's. */
+int pshm_am_network_size(unsigned nprocs, size_t depth, size_t memory, uint64_t *bytes)
+{
+    pshm_cfg_t *cfg;
+    uint64_t n = 0;
+    int rc;
+
+    if (bytes == NULL)
+        return pshm_err(-EINVAL, "pshm_am_network_size: the result pointer is NULL");
+    if (depth > PSHM_QUEUE_DEPTH_MAX)
+        return pshm_err(-EINVAL, "pshm_am_network_size: queue depth %zu is out of range "
+                        "(%u..%u)", depth, PSHM_QUEUE_DEPTH_MIN, PSHM_QUEUE_DEPTH_MAX);
+    if (depth == 0 || memory == 0) {
+        /* The environment's values (or the defaults): large struct, so heap. */
+        cfg = calloc(1, sizeof *cfg);
+        if (cfg == NULL)
+            return pshm_err(-ENOMEM, "pshm_am_network_size: out of memory");
+        rc = env_load(cfg);
+        if (rc == 0) {
+            if (depth == 0)
+                depth = cfg->queue_depth;
+            if (memory == 0)
+                memory = cfg->queue_memory;
+        }
+        free(cfg);
+        if (rc < 0)
+            return pshm_err_prefix(rc, "pshm_am_network_size");
+    }
+    rc = amq_region_size(nprocs, (uint32_t)depth, memory, &n);
+    if (rc < 0)
+        return pshm_err_prefix(rc, "pshm_am_network_size");
+    *bytes = n + SEG_HDR_SIZE;
+    return 0;
+}
+
+int pshm_am_memory(const pshm_ctx_t *ctx, uint64_t *bytes)
+{
+    int rc = ctx_check(ctx, CTX_ATTACHED, "pshm_am_memory");
+
+    if (rc < 0)
+        return rc;
+    if (bytes == NULL)
+        return pshm_err(-EINVAL, "pshm_am_memory: the result pointer is NULL");
+    rc = amq_region_size((unsigned)ctx->nm.node_size, ctx->cfg.queue_depth,
+                         ctx->cfg.queue_memory, bytes);
+    if (rc < 0)
+        return rc;
+    *bytes += SEG_HDR_SIZE;
+    return 0;
 }

@@ -85,7 +85,7 @@ static void range_create(pshm_ctx_t *ctx, void *addr, size_t len, range_rec_t *m
     mine->size = len;
     if (len == 0)
         return;
-    rc = seg_create(me, &ctx->cfg, ctx->boot.tag, SEG_KIND_RANGE, ctx->rank, ctx->rank,
+    rc = seg_create(me, &ctx->cfg, ctx->boot->tag, SEG_KIND_RANGE, ctx->rank, ctx->rank,
                     (uint32_t)ctx->size, len);
     if (rc == 0) {
         mine->ref = me->ref;
@@ -161,7 +161,7 @@ int pshm_attach_range(pshm_ctx_t *ctx, void *addr, size_t len)
          * job rather than hang the others. */
         pshm_abort(ctx, 1);
     }
-    rc = boot_exchange(&ctx->boot, &mine, sizeof mine, recs);
+    rc = boot_exchange(ctx->boot, &mine, sizeof mine, recs);
     for (r = 0; rc == 0 && r < ctx->size; r++)
         if (recs[r].err < 0)
             rc = pshm_err(recs[r].err, "creating the ranges: rank %d: %s", r, recs[r].msg);

@@ -33,7 +33,7 @@ int attach_room(pshm_ctx_t *ctx, seg_room_t *out)
     all = calloc((size_t)ctx->size, sizeof *all);
     if (all == NULL)
         return pshm_err(-ENOMEM, "out of memory for %d records of room", ctx->size);
-    rc = boot_exchange(&ctx->boot, &mine, sizeof mine, all);
+    rc = boot_exchange(ctx->boot, &mine, sizeof mine, all);
     if (rc == 0) {
         const room_rec_t *r = &all[ctx->nm.members[0]];
         if (r->err < 0)

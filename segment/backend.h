@@ -5,7 +5,8 @@
 #ifndef PSHM_SEGMENT_BACKEND_H
 #define PSHM_SEGMENT_BACKEND_H
 
-#include "internal.h"
+#include "base/base.h"
+#include "segment/segment.h"
 
 /* -EEXIST for an object found at `name`, owned by uid `owner` (-1: unknown,
  * SEG_OWNER_OTHER: another user's, uid unreadable): the advice to run
@@ -14,8 +15,6 @@
 int seg_exists_err(const char *what, const char *name, long owner);
 /* Free bytes of the file system holding `dir` (statvfs), 0 if unknown. */
 int seg_fs_avail(const char *dir, uint64_t *bytes);
-/* Physical memory in bytes. */
-uint64_t seg_phys_mem(void);
 /* True if `m` is a pshm header of job `tag` created by this uid. */
 bool seg_meta_ok(const seg_meta_t *m, const char *tag);
 

@@ -73,7 +73,7 @@ void seg_be_release(seg_obj_t *o, const pshm_cfg_t *cfg)
 int seg_be_avail(const pshm_cfg_t *cfg, uint64_t *bytes)
 {
     (void)cfg;
-    *bytes = seg_phys_mem();
+    *bytes = sys_phys_mem();
     return 0;
 }
 

@@ -24,12 +24,6 @@ static uint64_t page_size(void)
     return p > 0 ? (uint64_t)p : 4096;
 }
 
-uint64_t seg_phys_mem(void)
-{
-    long pages = sysconf(_SC_PHYS_PAGES);
-    return pages > 0 ? (uint64_t)pages * page_size() : 0;
-}
-
 int seg_fs_avail(const char *dir, uint64_t *bytes)
 {
     struct statvfs sv;
@@ -79,7 +73,7 @@ int seg_name_check(const char *name, const char *shown)
 
 int seg_make_name(char *out, size_t n, const char *tag, int kind, int index)
 {
-    if (!tag || !boot_tag_valid(tag))
+    if (!tag || !tag_valid(tag))
         return pshm_err(-EINVAL, "job tag \"%s\" is not valid: expected 1 to %d characters "
                         "of [a-z0-9]", tag ? tag : "(null)", PSHM_TAG_MAX);
     if ((kind != SEG_KIND_SEGMENT && kind != SEG_KIND_REGION && kind != SEG_KIND_RANGE) || index < 0)
@@ -123,7 +117,7 @@ int seg_create(seg_obj_t *o, const pshm_cfg_t *cfg, const char *tag, int kind, i
     m.pid = (int32_t)getpid();
     m.nranks = nranks;
     m.pid_start = start;
-    m.pidns = seg_pidns();
+    m.pidns = proc_pidns();
     m.created = (uint64_t)time(NULL);
     m.len = len;
     snprintf(m.tag, sizeof m.tag, "%s", tag);
@@ -248,7 +242,7 @@ int seg_max_size_room(const pshm_cfg_t *cfg, int node_size, int host_size, uint6
                       const seg_room_t *room, uint64_t *max, int *err, char *why, size_t whylen)
 {
     char a[32], b[32], w[PSHM_PATH_MAX + 400];
-    uint64_t pg = page_size(), phys = seg_phys_mem(), as = UINT64_MAX, each[LIM_COUNT];
+    uint64_t pg = page_size(), phys = sys_phys_mem(), as = UINT64_MAX, each[LIM_COUNT];
     struct rlimit rl;
     int bind = LIM_ENV;
 
@@ -310,97 +304,16 @@ int seg_max_size_room(const pshm_cfg_t *cfg, int node_size, int host_size, uint6
 
 /* ------------------------------------------------------------ pid start */
 
-int seg_sysv_each(int (*fn)(const seg_sysv_ent_t *e, void *arg), void *arg)
-{
-    char line[512];
-    FILE *f = fopen("/proc/sysvipc/shm", "re");
-    int rc = 0;
-
-    if (f == NULL)
-        return -errno;
-    /*       key      shmid perms      size  cpid  lpid nattch   uid ... */
-    while (rc == 0 && fgets(line, sizeof line, f)) {
-        long long key;
-        int shmid, cpid, lpid;
-        unsigned perms, uid;
-        unsigned long long size;
-        unsigned long nattch;
-        if (sscanf(line, "%lld %d %o %llu %d %d %lu %u", &key, &shmid, &perms, &size, &cpid,
-                   &lpid, &nattch, &uid) != 8)
-            continue; /* the title line */
-        seg_sysv_ent_t e = { key, shmid, perms, size, (pid_t)cpid, nattch, (uid_t)uid };
-        rc = fn(&e, arg);
-    }
-    fclose(f);
-    return rc;
-}
-
-/* Reads the state (field 3) and start time (field 22) of /proc/PID/stat.
- * Returns 0, -ENOENT (no such process), -EIO (unparsable) or -errno. */
-static int proc_stat(pid_t pid, char *state, uint64_t *start)
-{
-    char path[64], buf[1024];
-    unsigned long long v = 0;
-    char c = 0;
-
-    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return -errno;
-    ssize_t n = read(fd, buf, sizeof buf - 1);
-    close(fd);
-    if (n <= 0)
-        return -ENOENT; /* vanished while we read */
-    buf[n] = 0;
-    /* The command name (field 2) may hold spaces and ')': skip to the last ')'. */
-    char *p = strrchr(buf, ')');
-    if (!p || sscanf(p + 2, "%c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d "
-                            "%*d %*d %*d %*d %llu", &c, &v) != 2)
-        return -EIO;
-    *state = c;
-    *start = v;
-    return 0;
-}
-
 int seg_pid_start(pid_t pid, uint64_t *start)
 {
-    char state;
-    int rc = proc_stat(pid, &state, start);
+    int rc = proc_pid_start(pid, start);
 
-    if (rc == -ENOENT)
+    if (rc == -ESRCH)
         return pshm_err(-ESRCH, "process %d does not exist (/proc/%d/stat)", (int)pid, (int)pid);
     if (rc < 0)
         return pshm_err(rc, "cannot read the start time of process %d from /proc/%d/stat: %s",
                         (int)pid, (int)pid, strerror(-rc));
     return 0;
-}
-
-uint64_t seg_pidns(void)
-{
-    struct stat st;
-    return stat("/proc/self/ns/pid", &st) == 0 ? (uint64_t)st.st_ino : 0;
-}
-
-int seg_pid_state(pid_t pid, uint64_t start)
-{
-    uint64_t now_start = 0;
-    char state = 0;
-    int rc;
-
-    if (pid <= 0)
-        return SEG_PID_DEAD;
-    rc = proc_stat(pid, &state, &now_start);
-    if (rc == -ENOENT)
-        return SEG_PID_DEAD;
-    if (rc == -EIO)
-        return SEG_PID_ALIVE; /* cannot tell: never act on a guess */
-    if (rc < 0) /* no /proc: the pid alone decides (EPERM: someone's live pid) */
-        return kill(pid, 0) < 0 && errno == ESRCH ? SEG_PID_DEAD : SEG_PID_ALIVE;
-    if (state == 'Z' || state == 'X')
-        return SEG_PID_DEAD; /* a zombie has released its mappings */
-    if (start != 0 && now_start != start)
-        return SEG_PID_REUSED;
-    return SEG_PID_ALIVE;
 }
 
 /* ---------------------------------------------- descriptor-based objects */

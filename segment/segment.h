@@ -18,6 +18,9 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "common/proc.h"
+#include "common/sysvscan.h"
+
 struct pshm_cfg;
 
 #define SEG_MAGIC "PSHMOBJ1"      /* 8 bytes, no NUL */
@@ -156,29 +159,9 @@ int seg_max_size(const struct pshm_cfg *cfg, int node_size, int host_size, uint6
  * size, and how to raise it. */
 int seg_max_size_why(const struct pshm_cfg *cfg, int node_size, int host_size, uint64_t reserved,
                      uint64_t *max, char *why, size_t whylen);
-/* This process's PID namespace: the inode of /proc/self/ns/pid, 0 if unknown. */
-uint64_t seg_pidns(void);
-/* Start time of `pid` in clock ticks after boot (field 22 of /proc/PID/stat). */
+/* Start time of `pid` in clock ticks after boot (field 22 of /proc/PID/stat),
+ * with the message set on failure (common/proc.h reads it). */
 int seg_pid_start(pid_t pid, uint64_t *start);
-/* One line of /proc/sysvipc/shm: a SysV segment of this IPC namespace. */
-typedef struct seg_sysv_ent {
-    int64_t key;
-    int shmid;
-    unsigned perms;           /* mode bits, and SHM_DEST once removed */
-    uint64_t size;
-    pid_t cpid;               /* creator */
-    unsigned long nattch;
-    uid_t uid;
-} seg_sysv_ent_t;
-/* Calls fn for every SysV segment (any backend may ask: pshm-cleanup and
- * pshm-info do); stops at fn's first non-zero return and returns it.
- * Returns 0 after the last, or -errno if the list cannot be read. */
-int seg_sysv_each(int (*fn)(const seg_sysv_ent_t *e, void *arg), void *arg);
-
-/* Is the process that started at `start` (0: unknown) still running as `pid`?
- * A zombie counts as dead; when /proc cannot tell, it counts as alive. */
-enum { SEG_PID_ALIVE, SEG_PID_DEAD, SEG_PID_REUSED };
-int seg_pid_state(pid_t pid, uint64_t start);
 /* True if the header was never written: the magic is still zero (the
  * creator died between creating the object and writing its header). */
 bool seg_meta_unwritten(const seg_meta_t *m);

@@ -41,7 +41,7 @@ const char *seg_be_store_advice(const pshm_cfg_t *cfg, char *buf, size_t n)
 /* Segments and pages in use in this IPC namespace. */
 struct usage { uint64_t segs, pages, pg; };
 
-static int count_usage(const seg_sysv_ent_t *e, void *arg)
+static int count_usage(const sysv_ent_t *e, void *arg)
 {
     struct usage *u = arg;
     u->segs++;
@@ -52,7 +52,7 @@ static int count_usage(const seg_sysv_ent_t *e, void *arg)
 static void sysv_usage(uint64_t *segs, uint64_t *pages)
 {
     struct usage u = { 0, 0, (uint64_t)sysconf(_SC_PAGESIZE) };
-    (void)seg_sysv_each(count_usage, &u);
+    (void)sysv_each(count_usage, &u);
     *segs = u.segs;
     *pages = u.pages;
 }
@@ -230,7 +230,7 @@ int seg_be_avail(const pshm_cfg_t *cfg, uint64_t *bytes)
 {
     uint64_t segs, pages, pg = (uint64_t)sysconf(_SC_PAGESIZE);
     uint64_t shmall = read_u64("/proc/sys/kernel/shmall");
-    uint64_t phys = seg_phys_mem(), room;
+    uint64_t phys = sys_phys_mem(), room;
     (void)cfg;
     sysv_usage(&segs, &pages);
     /* shmall * page size saturates: the default is near 2^64 pages. */

@@ -30,6 +30,20 @@ static inline pshm_ctx_t *am_setup(unsigned flags, size_t segsize)
     return ctx;
 }
 
+/* In a job of two: my segment, the peer's in my view and in its own;
+ * returns my rank. */
+static inline int am_pair(pshm_ctx_t *ctx, char **mine, char **peer, char **peer_owner)
+{
+    pshm_seginfo_t si;
+    int me = pshm_rank(ctx);
+    CHECK_OK(pshm_segment_info(ctx, me, &si));
+    *mine = si.local_base;
+    CHECK_OK(pshm_segment_info(ctx, 1 - me, &si));
+    *peer = si.local_base;
+    *peer_owner = (char *)si.owner_base;
+    return me;
+}
+
 /* Byte i of the pattern of `seed`. */
 static inline uint8_t am_byte(uint32_t seed, size_t i)
 {

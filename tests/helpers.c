@@ -184,7 +184,7 @@ static int th_key_of_tag(const char *tag, uint32_t key)
  * was never written (creator killed before writing it): with a tag, such a
  * segment counts if its key is one of the job's; without, if it is ours.
  * Segments already removed (SHM_DEST) disappear with their last mapping. */
-static int count_sysv_one(const seg_sysv_ent_t *e, void *arg)
+static int count_sysv_one(const sysv_ent_t *e, void *arg)
 {
     struct { const char *tag; int count; } *c = arg;
 
@@ -207,7 +207,7 @@ static int count_sysv_one(const seg_sysv_ent_t *e, void *arg)
 static int th_count_sysv(const char *tag)
 {
     struct { const char *tag; int count; } c = { tag, 0 };
-    (void)seg_sysv_each(count_sysv_one, &c);
+    (void)sysv_each(count_sysv_one, &c);
     return c.count;
 }
 

@@ -34,7 +34,7 @@ san_build() {
   t=$1
   shift
   # shellcheck disable=SC2086
-  if ! $cc -std=c11 -D_GNU_SOURCE "$@" -g -O1 -I. -Ipshm -o "$d/$t" pshm/*.c nodemap/*.c \
+  if ! $cc -std=c11 -D_GNU_SOURCE "$@" -g -O1 -I. -Ipshm -o "$d/$t" common/*.c base/*.c pshm/*.c nodemap/*.c \
     amqueue/*.c segment/segment.c "segment/$backend.c" tests/helpers.c "tests/$t.c" \
     -lrt -lpthread >"$d/build.log" 2>&1; then
     echo "FAIL: building $t with $*:"

@@ -149,7 +149,7 @@ static int run_rank(hub_t *hub, int rank, const char *tag)
     CHECK_OK(pshm_init(&ctx, &attr));
     CHECK(pshm_rank(ctx) == rank && pshm_size(ctx) == NPROCS);
     CHECK(pshm_node_size(ctx) == NODE_SIZE && pshm_host_count(ctx) == 1);
-    memcpy(hub->tags[rank], ctx->boot.tag, sizeof hub->tags[rank]);
+    memcpy(hub->tags[rank], ctx->boot->tag, sizeof hub->tags[rank]);
     CHECK_OK(pshm_attach(ctx, SEGSIZE));
     CHECK_OK(pshm_segment_info(ctx, rank, &me));
     CHECK(me.size >= SEGSIZE);
@@ -213,7 +213,7 @@ static int run_job(hub_t *hub, const char *tag)
         printf("FAIL: job tag \"%s\", expected the given \"%s\"\n", hub->tags[0], tag);
         failed = 1;
     }
-    if (!failed && !boot_tag_valid(hub->tags[0])) {
+    if (!failed && !tag_valid(hub->tags[0])) {
         printf("FAIL: job tag \"%s\" is not valid\n", hub->tags[0]);
         failed = 1;
     }

@@ -207,7 +207,7 @@ static void fake_meta(seg_meta_t *m, const char *tag, uint32_t uid)
     m->kind = SEG_KIND_SEGMENT;
     m->uid = uid;
     m->pid = 0x7ffffff0; /* no such process */
-    m->pidns = seg_pidns();
+    m->pidns = proc_pidns();
     m->len = SEG_HDR_SIZE;
     m->created = (uint64_t)time(NULL) - 3600;
     snprintf(m->tag, sizeof m->tag, "%s", tag);

@@ -140,7 +140,8 @@ static void test_seconds(void)
 static const char *const all_vars[] = {
     "GASNET_MAX_SEGSIZE", "GASNET_PSHMNET_QUEUE_DEPTH", "GASNET_PSHMNET_QUEUE_MEMORY",
     "GASNET_SUPERNODE_MAXSIZE", "GASNET_HOST_DETECT", "GASNET_WAIT_MODE", "GASNET_EXITTIMEOUT",
-    "PSHM_SIM_HOSTS", "PSHM_HOST_ID", "GASNET_TMPDIR", "TMPDIR"};
+    "PSHM_SIM_HOSTS", "PSHM_HOST_ID", "GASNET_TMPDIR", "TMPDIR", "PSHM_SYNERGY_MIN",
+    "PSHM_SYNERGY_CHUNK"};
 
 static void clear_env(void)
 {
@@ -191,6 +192,8 @@ static void test_load(void)
     CHECK(c.supernode_max == 0 && c.sim_hosts == 0 && c.host_id[0] == 0);
     CHECK(c.host_detect == HOST_DETECT_BOOTID && c.wait_mode == WAIT_AUTO);
     CHECK(c.exit_timeout_ms == 2000);
+    CHECK(c.synergy_min == PSHM_SYNERGY_MIN_DEFAULT);
+    CHECK(c.synergy_chunk == PSHM_SYNERGY_CHUNK_DEFAULT);
     CHECK(strcmp(c.tmpdir, PSHM_BACKEND_FILE ? "/tmp" : "") == 0);
 
     CHECK(load_good("GASNET_MAX_SEGSIZE", "256M/p").max_segsize.bytes == 256ull << 20);
@@ -211,6 +214,11 @@ static void test_load(void)
     CHECK(load_good("GASNET_EXITTIMEOUT", "600").exit_timeout_ms == 600000);
     CHECK(load_good("PSHM_SIM_HOSTS", "4096").sim_hosts == 4096);
     CHECK(load_good("PSHM_SIM_HOSTS", "0").sim_hosts == 0);
+    CHECK(load_good("PSHM_SYNERGY_MIN", "0").synergy_min == UINT64_MAX); /* off */
+    CHECK(load_good("PSHM_SYNERGY_MIN", "4K").synergy_min == 4096);
+    CHECK(load_good("PSHM_SYNERGY_MIN", "1T").synergy_min == 1ull << 40);
+    CHECK(load_good("PSHM_SYNERGY_CHUNK", "4k").synergy_chunk == 4096);
+    CHECK(load_good("PSHM_SYNERGY_CHUNK", "1G").synergy_chunk == 1ull << 30);
     CHECK(strcmp(load_good("PSHM_HOST_ID", "node-7 a").host_id, "node-7 a") == 0);
     char id63[64];
     memset(id63, 'x', 63);
@@ -260,6 +268,15 @@ static void test_load(void)
     load_bad("GASNET_EXITTIMEOUT", "abc");
     load_bad("PSHM_SIM_HOSTS", "4097");
     load_bad("PSHM_SIM_HOSTS", "-1");
+    load_bad("PSHM_SYNERGY_MIN", "4095");
+    load_bad("PSHM_SYNERGY_MIN", "2T");
+    load_bad("PSHM_SYNERGY_MIN", "256Kx");
+    load_bad("PSHM_SYNERGY_MIN", "00");
+    load_bad("PSHM_SYNERGY_MIN", "");
+    CHECK(strstr(pshm_last_error(), "0 (off)") != NULL);
+    load_bad("PSHM_SYNERGY_CHUNK", "0");
+    load_bad("PSHM_SYNERGY_CHUNK", "2G");
+    load_bad("PSHM_SYNERGY_CHUNK", "-64K");
     load_bad("PSHM_HOST_ID", "");
     load_bad("PSHM_HOST_ID", "tab\there");
     char id64[65];

@@ -46,6 +46,11 @@ grep -q "rank 0: barrier failed: .*the job is over: rank 1 failed (exited with s
 expect 139 "rank 0 (pid [0-9]*) killed by signal 11" -- -n 2 "$C" signal 0 11
 expect 1 "rank 1 (pid [0-9]*) exited with status 0 without calling pshm_finalize" \
     -- -n 2 "$C" nofinal 1
+# A rank whose pshm_init failed is said to have failed to start, with the
+# library's message; it called no pshm_abort.
+expect 1 "rank [0-9] (pid [0-9]*) failed to start: pshm_init: .*GASNET_PSHMNET_QUEUE_DEPTH" \
+    -- -n 2 "$C" initfail 1
+! grep -q "pshm_abort" "$T/out" || bad "a failed pshm_init reported as an abort: $(cat "$T/out")"
 expect 5 "rank 2 (pid [0-9]*) called pshm_abort(5)" -- -n 3 "$C" abort 2 5
 # The low byte of the code, as exit(3): 0 too (an early successful end).
 expect 0 "rank 2 (pid [0-9]*) called pshm_abort(0); ending the job" -- -n 3 "$C" abort 2 0

@@ -9,7 +9,7 @@
 #     a ".so" stub (man -l cannot follow one outside a man tree);
 #   - every page renders without a warning with "man -l PATH" run from
 #     outside docs/man, and so does its installed copy, when man is installed;
-#   - every variable of pshm_env_vars[] (pshm/env.c), every name read with
+#   - every variable of pshm_env_vars[] (base/env.c), every name read with
 #     getenv("...") by the library, every GASNET_* or PSHM_* name read by the
 #     tools, and every "GASNET_*" or "PSHM_*" string of the library sources
 #     is documented in README.PSHM.
@@ -134,12 +134,12 @@ fi
 # ---------------------------------------------------------- environment
 
 readme=README.PSHM
-srcs=$(ls pshm/*.c pshm/*.h nodemap/*.c amqueue/*.c segment/*.c 2>/dev/null)
+srcs=$(ls common/*.[ch] base/*.[ch] pshm/*.c pshm/*.h nodemap/*.c amqueue/*.c segment/*.c 2>/dev/null)
 tool_srcs=$(ls tools/*.c tools/util/*.c 2>/dev/null)
 # Table entries: lines such as {"GASNET_MAX_SEGSIZE", "0.85/h", ...
-vars=$(sed -n 's/^[[:space:]]*{[[:space:]]*"\([A-Z][A-Z0-9_]*\)".*/\1/p' pshm/env.c)
+vars=$(sed -n 's/^[[:space:]]*{[[:space:]]*"\([A-Z][A-Z0-9_]*\)".*/\1/p' base/env.c)
 if [ -z "$vars" ]; then
-  miss "no variable found in pshm_env_vars[] of pshm/env.c (has its layout changed?)"
+  miss "no variable found in pshm_env_vars[] of base/env.c (has its layout changed?)"
 fi
 # The tools' own variables count; what they read for the system (PATH,
 # HOME, ...) does not.

@@ -45,7 +45,7 @@ static void write_proc(const char *path, unsigned long long v)
     CHECK(fclose(f) == 0);
 }
 
-static int count_one(const seg_sysv_ent_t *e, void *arg)
+static int count_one(const sysv_ent_t *e, void *arg)
 {
     (void)e;
     ++*(int *)arg;
@@ -57,7 +57,7 @@ static int objects(void)
 {
     int n = 0;
     if (PSHM_BACKEND_SYSV) {
-        CHECK(seg_sysv_each(count_one, &n) == 0);
+        CHECK(sysv_each(count_one, &n) == 0);
         return n;
     }
     DIR *d = opendir(PSHM_BACKEND_FILE ? dir : "/dev/shm");

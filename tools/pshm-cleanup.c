@@ -12,16 +12,19 @@
  * leads to the object examined: two runs at once, or an object vanishing
  * meanwhile, are harmless.
  */
-#include "internal.h"
-#include "segment/segment.h"
-#include "launch.h"
+#include "pshm.h"
+#include "pshm/launch.h"
 #include "tools/util/cli.h"
+#include "common/misc.h"
+#include "common/proc.h"
+#include "common/sysvscan.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pwd.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,7 +82,7 @@ static void know_job(const char *tag, uid_t uid, uint32_t nranks)
             if (nranks > known[i].nranks) known[i].nranks = nranks;
             return;
         }
-    if (nknown == (int)PSHM_ARRAY_LEN(known)) return;
+    if (nknown == (int)ARRAY_LEN(known)) return;
     snprintf(known[nknown].tag, sizeof known[nknown].tag, "%s", tag);
     known[nknown].uid = uid;
     known[nknown++].nranks = nranks;
@@ -89,10 +92,13 @@ static void know_job(const char *tag, uid_t uid, uint32_t nranks)
 
 /* The creator's state (seg_pid_state): pid plus start time, so that a
  * recycled pid is not mistaken for the creator. */
-enum { CREATOR_ALIVE = SEG_PID_ALIVE, CREATOR_DEAD = SEG_PID_DEAD, CREATOR_REUSED = SEG_PID_REUSED,
+/* Object kinds (pshm_object_info_t.kind). */
+enum { KIND_SEGMENT = 's', KIND_REGION = 'q', KIND_RANGE = 'r' };
+
+enum { CREATOR_ALIVE = PROC_PID_ALIVE, CREATOR_DEAD = PROC_PID_DEAD, CREATOR_REUSED = PROC_PID_REUSED,
        CREATOR_UNKNOWN = -1 /* of another PID namespace */ };
 
-static int creator_state(const seg_meta_t *m) { return seg_pid_state(m->pid, m->pid_start); }
+static int creator_state(const pshm_object_info_t *m) { return proc_pid_state(m->pid, m->pid_start); }
 
 /* ------------------------------------------------------------ printing */
 
@@ -121,7 +127,7 @@ static void print_header(void)
 }
 
 /* One table row for a pshm object. */
-static void print_obj(const char *status, const char *type, uid_t owner, const seg_meta_t *m,
+static void print_obj(const char *status, const char *type, uid_t owner, const pshm_object_info_t *m,
                       int cstate, const char *shown, const char *note)
 {
     char user[32], size[32], age[24], creator[32];
@@ -135,9 +141,9 @@ static void print_obj(const char *status, const char *type, uid_t owner, const s
                  cstate == CREATOR_UNKNOWN ? "?" : cstate == CREATOR_ALIVE ? "alive" : "dead");
     print_header();
     printf("%-12s %-5s %-7s %-8s %9s %5s %-16s %4d %-12s %s%s%s\n", status, type,
-           m->kind == SEG_KIND_REGION ? "region" : m->kind == SEG_KIND_RANGE ? "range" : "segment",
+           m->kind == KIND_REGION ? "region" : m->kind == KIND_RANGE ? "range" : "segment",
            user_name(owner, user, sizeof user),
-           pshm_fmt_size(size, sizeof size, m->len), age, m->tag, (int)m->rank, creator, shown,
+           fmt_size(size, sizeof size, m->len), age, m->tag, (int)m->rank, creator, shown,
            note ? "  " : "", note ? note : "");
 }
 
@@ -162,20 +168,6 @@ static void fail(const char *shown, int err)
 
 /* ----------------------------------------------------------- decisions */
 
-/* Checks the header read from an object; NULL if it is pshm's, else why not. */
-static const char *meta_problem(const seg_meta_t *m)
-{
-    if (memcmp(m->magic, SEG_MAGIC, sizeof m->magic)) return "not a pshm object: no pshm header";
-    if (m->version != SEG_META_VERSION) return "pshm header of another version: left alone";
-    if (m->kind != SEG_KIND_SEGMENT && m->kind != SEG_KIND_REGION && m->kind != SEG_KIND_RANGE)
-        return "pshm header with an unknown kind: left alone";
-    if (strnlen(m->tag, sizeof m->tag) >= sizeof m->tag || !boot_tag_valid(m->tag))
-        return "pshm header with a bad job tag: left alone";
-    if (strnlen(m->name, sizeof m->name) >= sizeof m->name)
-        return "pshm header with a bad name: left alone";
-    return NULL;
-}
-
 enum { ACT_KEEP, ACT_REMOVE };
 
 /*
@@ -183,7 +175,7 @@ enum { ACT_KEEP, ACT_REMOVE };
  * (the caller prints that row after trying). Returns ACT_REMOVE when the
  * caller should remove it now.
  */
-static int decide(const char *type, uid_t owner, const seg_meta_t *m, bool attached,
+static int decide(const char *type, uid_t owner, const pshm_object_info_t *m, bool attached,
                   const char *shown, int *cstate)
 {
     know_job(m->tag, owner, m->nranks);
@@ -238,7 +230,7 @@ static bool name_is_pshm(const char *s, const char *job, bool *other_job)
     if (p == q || p - q > PSHM_TAG_MAX || *p != '.') return false;
     *other_job = job && (strlen(job) != (size_t)(p - q) || strncmp(job, q, (size_t)(p - q)));
     p++;
-    if (*p != SEG_KIND_SEGMENT && *p != SEG_KIND_REGION) return false;
+    if (*p != KIND_SEGMENT && *p != KIND_REGION) return false;
     q = ++p;
     while (*p >= '0' && *p <= '9') p++;
     return p != q && *p == 0;
@@ -247,7 +239,7 @@ static bool name_is_pshm(const char *s, const char *job, bool *other_job)
 /* Removes the name only while it still leads to the file examined (st).
  * Returns 0, or -1 after printing why not. */
 static int unlink_checked(int dfd, const char *name, const char *shown, const struct stat *st,
-                          const char *type, const seg_meta_t *m, int cstate)
+                          const char *type, const pshm_object_info_t *m, int cstate)
 {
     struct stat cur;
     if (fstatat(dfd, name, &cur, AT_SYMLINK_NOFOLLOW) < 0 || cur.st_ino != st->st_ino ||
@@ -292,10 +284,9 @@ static void scan_headerless(const char *shown, const char *name)
 
 static void scan_file(int dfd, const char *dir, const char *type, const char *name)
 {
-    char shown[PSHM_PATH_MAX + 256];
+    char shown[TOOL_PATH_MAX + 256];
     struct stat st, fst;
-    seg_meta_t m;
-    const char *why;
+    pshm_object_info_t m;
     int cstate = CREATOR_DEAD;
 
     snprintf(shown, sizeof shown, "%s/%s", dir, name);
@@ -335,18 +326,19 @@ static void scan_file(int dfd, const char *dir, const char *type, const char *na
         print_skip(true, shown, "changed while examined: left alone");
         goto out;
     }
-    memset(&m, 0, sizeof m);
-    ssize_t got = pread(fd, &m, sizeof m, 0);
-    if (got >= 0 && (got < (ssize_t)sizeof m || seg_meta_unwritten(&m))) {
-        scan_headerless(shown, name);
-        goto out;
-    }
-    if (got != (ssize_t)sizeof m) {
+    static unsigned char hdr[PSHM_OBJECT_HEADER_SIZE];
+    ssize_t got = pread(fd, hdr, sizeof hdr, 0);
+    if (got < 0) {
         print_skip(false, shown, strerror(errno));
         goto out;
     }
-    if ((why = meta_problem(&m)) != NULL) {
-        print_skip(false, shown, why);
+    int rc = pshm_object_inspect(hdr, (size_t)got, &m);
+    if (rc == -ENODATA) {
+        scan_headerless(shown, name);
+        goto out;
+    }
+    if (rc < 0) {
+        print_skip(false, shown, pshm_last_error());
         goto out;
     }
     if (decide(type, fst.st_uid, &m, false, shown, &cstate) != ACT_REMOVE) goto out;
@@ -386,7 +378,7 @@ static void scan_dir(const char *dir, const char *type, bool must_exist)
             close(dfd);
             return;
         }
-    if (nseen < (int)PSHM_ARRAY_LEN(seen)) seen[nseen++] = (seen_dir_t){st.st_dev, st.st_ino};
+    if (nseen < (int)ARRAY_LEN(seen)) seen[nseen++] = (seen_dir_t){st.st_dev, st.st_ino};
     if (opt.verbose > 0) printf("# scanning %s\n", dir);
 
     DIR *d = fdopendir(dfd);
@@ -404,7 +396,7 @@ static void scan_dir(const char *dir, const char *type, bool must_exist)
 
 /* Removes a stale segment unless, since the listing, it vanished, was
  * attached or is not the one examined (another creator). */
-static void remove_sysv(int shmid, pid_t cpid, uid_t owner, const seg_meta_t *m, int cstate,
+static void remove_sysv(int shmid, pid_t cpid, uid_t owner, const pshm_object_info_t *m, int cstate,
                         const char *full, const char *note)
 {
     struct shmid_ds ds;
@@ -451,30 +443,30 @@ static void scan_sysv_one(int shmid, uint32_t key, unsigned mode, uint64_t size,
                           unsigned long nattch, uid_t owner)
 {
     char shown[64];
-    seg_meta_t m;
-    const char *why;
+    pshm_object_info_t m;
     int cstate = CREATOR_DEAD;
 
     snprintf(shown, sizeof shown, "sysv shmid %d", shmid);
     /* Marked for removal already: it goes away with its last mapping. */
     if (mode & SHM_DEST) return;
     if (owner != me && !opt.all_users) return;
-    if (size < sizeof m) return;
+    /* A pshm object starts with a whole header page. */
+    if (size < PSHM_OBJECT_HEADER_SIZE) return;
     void *p = shmat(shmid, NULL, SHM_RDONLY);
     if (p == (void *)-1) {
         if (errno != EINVAL && errno != EIDRM && opt.verbose > 0)
             print_skip(false, shown, strerror(errno));
         return;
     }
-    memcpy(&m, p, sizeof m);
+    int rc = pshm_object_inspect(p, PSHM_OBJECT_HEADER_SIZE, &m);
     shmdt(p);
-    if (seg_meta_unwritten(&m)) {
-        if (nbare < (int)PSHM_ARRAY_LEN(bare))
+    if (rc == -ENODATA) {
+        if (nbare < (int)ARRAY_LEN(bare))
             bare[nbare++] = (bare_seg_t){shmid, key, cpid, nattch, owner, size};
         return;
     }
-    if ((why = meta_problem(&m)) != NULL) {
-        print_skip(false, shown, why);
+    if (rc < 0) {
+        print_skip(false, shown, pshm_last_error());
         return;
     }
     /* A header copied into someone else's segment would not name its creator
@@ -501,9 +493,9 @@ static void scan_sysv_one(int shmid, uint32_t key, unsigned mode, uint64_t size,
 
 /* Fills m with the job, kind and index whose object name hashes to `key`
  * (among the jobs seen and --job); false if none does. */
-static bool bare_owner_job(const bare_seg_t *b, seg_meta_t *m)
+static bool bare_owner_job(const bare_seg_t *b, pshm_object_info_t *m)
 {
-    char name[SEG_NAME_MAX];
+    char name[sizeof m->name];
     for (int j = -1; j < nknown; j++) {
         const char *tag = j < 0 ? opt.job : known[j].tag;
         uid_t uid = j < 0 ? b->owner : known[j].uid;
@@ -512,13 +504,13 @@ static bool bare_owner_job(const bare_seg_t *b, seg_meta_t *m)
         if (tag == NULL || uid != b->owner) continue;
         for (uint32_t i = 0; i < n; i++)
             for (int k = 0; k < 2; k++) {
-                char kind = k ? SEG_KIND_REGION : SEG_KIND_SEGMENT;
+                char kind = k ? KIND_REGION : KIND_SEGMENT;
                 snprintf(name, sizeof name, "pshm.%u.%s.%c%u", (unsigned)uid, tag, kind, i);
-                if (seg_sysv_key(name) != b->key) continue;
+                if (pshm_object_sysv_key(name) != b->key) continue;
                 memset(m, 0, sizeof *m);
                 snprintf(m->tag, sizeof m->tag, "%s", tag);
                 snprintf(m->name, sizeof m->name, "%s", name);
-                m->kind = (uint32_t)kind;
+                m->kind = kind;
                 m->rank = (int32_t)i;
                 m->pid = (int32_t)b->cpid;
                 m->len = b->size;
@@ -542,7 +534,7 @@ static void sysv_headerless(void)
 {
     for (int i = 0; i < nbare; i++) {
         const bare_seg_t *b = &bare[i];
-        seg_meta_t m;
+        pshm_object_info_t m;
         char full[160];
         if (!bare_owner_job(b, &m)) {
             char shown[64];
@@ -558,7 +550,7 @@ static void sysv_headerless(void)
                       "(no header; creator in another PID namespace)");
             continue;
         }
-        int cstate = seg_pid_state(b->cpid, 0);
+        int cstate = proc_pid_state(b->cpid, 0);
         if (cstate == CREATOR_ALIVE || b->nattch > 0) {
             tally.in_use++;
             print_obj("in-use", "sysv", b->owner, &m, cstate, full, "(no header yet)");
@@ -574,7 +566,7 @@ static void sysv_headerless(void)
     }
 }
 
-static int scan_sysv_ent(const seg_sysv_ent_t *e, void *arg)
+static int scan_sysv_ent(const sysv_ent_t *e, void *arg)
 {
     (void)arg;
     scan_sysv_one(e->shmid, (uint32_t)e->key, e->perms, e->size, e->cpid, e->nattch, e->uid);
@@ -584,7 +576,7 @@ static int scan_sysv_ent(const seg_sysv_ent_t *e, void *arg)
 static void scan_sysv(void)
 {
     if (opt.verbose > 0) printf("# scanning SysV segments (%s)\n", SYSV_LIST);
-    int rc = seg_sysv_each(scan_sysv_ent, NULL);
+    int rc = sysv_each(scan_sysv_ent, NULL);
     if (rc < 0 && opt.verbose > 0)
         printf("# not scanned: SysV segments (%s: %s)\n", SYSV_LIST, strerror(-rc));
 }
@@ -639,7 +631,7 @@ static uint64_t parse_age(const char *s)
     if (n == 0 || n >= sizeof num) goto bad;
     memcpy(num, s, n);
     num[n] = 0;
-    if (env_parse_u64("--older-than", num, 0, UINT64_MAX / m, &v) < 0) goto bad;
+    if (pshm_parse(PSHM_PARSE_U64, "--older-than", num, 0, UINT64_MAX / m, &v) < 0) goto bad;
     return v * m;
 bad:
     cli_usage_error("--older-than \"%s\" is not valid: expected a whole number followed by "
@@ -668,7 +660,7 @@ static void parse_args(int argc, char **argv)
             printf("%s %s\n", cli_prog, pshm_version());
             exit(0);
         } else if (cli_flag_value(argc, argv, &i, f_job, &v)) {
-            if (!boot_tag_valid(v))
+            if (!pshm_tag_valid(v))
                 cli_usage_error("--job \"%s\" is not valid: a job tag is 1 to %d characters "
                                 "of [a-z0-9]", v, PSHM_TAG_MAX);
             opt.job = v;
@@ -700,7 +692,7 @@ int main(int argc, char **argv)
     parse_args(argc, argv);
     me = geteuid();
     now = time(NULL);
-    my_pidns = seg_pidns();
+    my_pidns = proc_pidns();
 
     scan_dir(SHM_DIR, "posix", false);
     scan_sysv();

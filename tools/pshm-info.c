@@ -6,13 +6,15 @@
  *
  * Everything is gathered first, then printed as text or as JSON.
  */
-#include "internal.h"
+#include "pshm.h"
 #include "pshm/launch.h"
-#include "segment/backend.h"
 #include "tools/util/cli.h"
+#include "common/misc.h"
+#include "common/sysvscan.h"
 
 #include <errno.h>
 #include <sched.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,14 +29,14 @@
 /* ------------------------------------------------------------ gathered */
 
 typedef struct fs_info {
-    char path[PSHM_PATH_MAX];
+    char path[TOOL_PATH_MAX];
     bool ok;
     uint64_t size, avail;
     char err[128];
 } fs_info_t;
 
 typedef struct var_info {
-    const env_desc_t *d;
+    const pshm_env_var_t *d;
     const char *value;       /* NULL: unset */
     bool unused;             /* TMPDIR while GASNET_TMPDIR is set */
     char err[MSG_MAX];       /* "" if valid (or unset) */
@@ -42,7 +44,7 @@ typedef struct var_info {
 
 typedef struct warning {
     char name[128];
-    const char *suggest;     /* a variable pshm reads, or NULL */
+    char suggest[128];       /* a variable pshm reads, or "" */
 } warning_t;
 
 typedef struct net_row {
@@ -71,13 +73,13 @@ static struct {
     uint64_t memcg_free, memcg_limit;
     char memcg_file[200];
     long cpus_online, cpus_usable;
-    struct rlimit rl[PSHM_ARRAY_LEN(limits)];
+    struct rlimit rl[ARRAY_LEN(limits)];
 
     var_info_t vars[64];
     int nvars;
     bool env_ok;
     char env_err[MSG_MAX];
-    pshm_cfg_t cfg;          /* the environment's, or the defaults if it is invalid */
+    pshm_host_plan_t plan;   /* the settings: the environment's, or the defaults if it is invalid */
 
     warning_t warn[MAX_WARNINGS];
     int nwarn;
@@ -111,7 +113,7 @@ static bool read_u64(const char *path, uint64_t *v)
     return ok;
 }
 
-static int count_sysv(const seg_sysv_ent_t *e, void *arg)
+static int count_sysv(const sysv_ent_t *e, void *arg)
 {
     (void)arg;
     I.sysv_segs++;
@@ -123,130 +125,144 @@ static void gather_machine(void)
 {
 
     fs_query(&I.shm, "/dev/shm");
-    const char *t = I.env_ok && I.cfg.tmpdir[0] ? I.cfg.tmpdir : getenv("GASNET_TMPDIR");
-    if (!t) t = getenv("TMPDIR");
+    /* The file backend's directory, as the library chooses it. */
+    const char *t = getenv("GASNET_TMPDIR");
+    if (!t || t[0] != '/') t = getenv("TMPDIR");
+    if (t && t[0] != '/') t = NULL;
     fs_query(&I.tmp, t ? t : "/tmp");
 
     I.sysv_ok = read_u64("/proc/sys/kernel/shmmax", &I.shmmax) &&
                 read_u64("/proc/sys/kernel/shmall", &I.shmall) &&
                 read_u64("/proc/sys/kernel/shmmni", &I.shmmni);
-    (void)seg_sysv_each(count_sysv, NULL);
+    (void)sysv_each(count_sysv, NULL);
 
-    I.phys = seg_phys_mem();
-    I.memcg = cgroup_mem_room(&I.memcg_free, &I.memcg_limit, I.memcg_file, sizeof I.memcg_file);
+    pshm_host_limits_t hl;
+    (void)pshm_host_limits(&hl);
+    I.phys = hl.phys_mem;
+    I.memcg = hl.memcg;
+    I.memcg_free = hl.memcg_room;
+    I.memcg_limit = hl.memcg_limit;
+    snprintf(I.memcg_file, sizeof I.memcg_file, "%s", hl.memcg_file);
     long pg = sysconf(_SC_PAGESIZE);
     I.page = pg > 0 ? (uint64_t)pg : 4096;
     I.cpus_online = sysconf(_SC_NPROCESSORS_ONLN);
-    I.cpus_usable = cgroup_usable_cpus(); /* what GASNET_WAIT_MODE=auto counts */
-    for (size_t i = 0; i < PSHM_ARRAY_LEN(limits); i++)
+    I.cpus_usable = hl.usable_cpus; /* what GASNET_WAIT_MODE=auto counts */
+    for (size_t i = 0; i < ARRAY_LEN(limits); i++)
         if (getrlimit(limits[i].res, &I.rl[i]) < 0) I.rl[i].rlim_cur = I.rl[i].rlim_max = RLIM_INFINITY;
 }
 
 /* --------------------------------------------------------- environment */
 
+/* Unsets every variable pshm reads, saving their values into saved[]
+ * (restore_vars puts them back). */
+static void unset_vars(char **saved)
+{
+    for (int i = 0; i < I.nvars; i++) {
+        saved[i] = I.vars[i].value ? strdup(I.vars[i].value) : NULL;
+        unsetenv(I.vars[i].d->name);
+    }
+}
+
+static void restore_vars(char **saved)
+{
+    for (int i = 0; i < I.nvars; i++) {
+        if (saved[i]) setenv(I.vars[i].d->name, saved[i], 1);
+        free(saved[i]);
+        I.vars[i].value = getenv(I.vars[i].d->name); /* setenv moved the strings */
+    }
+}
+
 /*
- * Checks each set variable alone with the library's parser (env_load), every
- * other variable pshm reads unset for the moment, so each bad one is named
- * even when several are bad. The environment is restored afterwards.
+ * Checks each set variable alone with the library's parser (pshm_env_check),
+ * every other variable pshm reads unset for the moment, so each bad one is
+ * named even when several are bad. The environment is restored afterwards.
  */
 static void check_each_var(void)
 {
     char *saved[64] = {0};
-    pshm_cfg_t *c = malloc(sizeof *c);
-    bool base_ok;
 
-    for (int i = 0; i < I.nvars; i++)
-        if (I.vars[i].value) saved[i] = strdup(I.vars[i].value);
-    for (int i = 0; i < I.nvars; i++) unsetenv(I.vars[i].d->name);
-    base_ok = c && env_load(c) == 0;
-    for (int i = 0; c && base_ok && i < I.nvars; i++) {
+    unset_vars(saved);
+    bool base_ok = pshm_env_check() == 0;
+    for (int i = 0; base_ok && i < I.nvars; i++) {
         if (!saved[i] || I.vars[i].unused) continue;
         setenv(I.vars[i].d->name, saved[i], 1);
-        if (env_load(c) < 0) snprintf(I.vars[i].err, MSG_MAX, "%s", pshm_last_error());
+        if (pshm_env_check() < 0) snprintf(I.vars[i].err, MSG_MAX, "%s", pshm_last_error());
         unsetenv(I.vars[i].d->name);
     }
-    for (int i = 0; i < I.nvars; i++)
-        if (saved[i]) setenv(I.vars[i].d->name, saved[i], 1);
-    for (int i = 0; i < I.nvars; i++) {
-        free(saved[i]);
-        I.vars[i].value = getenv(I.vars[i].d->name); /* setenv moved the strings */
-    }
-    free(c);
+    restore_vars(saved);
 }
 
-static int add_warning(const char *name, const char *suggest, void *arg)
+/* The library's warnings, one a line: "NAME is not a variable pshm reads"
+ * and "; did you mean OTHER?" when one of its variables is near. */
+static void gather_warnings(void)
 {
-    (void)arg;
-    if (I.nwarn == MAX_WARNINGS) return 1;
-    warning_t *w = &I.warn[I.nwarn++];
-    snprintf(w->name, sizeof w->name, "%s", name);
-    w->suggest = suggest;
-    return 0;
+    static char text[MAX_WARNINGS * 300];
+    static const char tail[] = " is not a variable pshm reads", mean[] = "; did you mean ";
+
+    if (pshm_env_warnings(text, sizeof text) <= 0) return;
+    for (char *line = text, *next; *line && I.nwarn < MAX_WARNINGS; line = next) {
+        next = strchr(line, '\n');
+        if (next) *next++ = 0;
+        else next = line + strlen(line);
+        char *t = strstr(line, tail);
+        if (!t) continue;
+        warning_t *w = &I.warn[I.nwarn++];
+        snprintf(w->name, sizeof w->name, "%.*s", (int)(t - line), line);
+        char *m = strstr(t, mean);
+        if (m) snprintf(w->suggest, sizeof w->suggest, "%.*s", (int)strcspn(m + sizeof mean - 1, "?"),
+                        m + sizeof mean - 1);
+    }
 }
 
 static void gather_env(void)
 {
-    for (int i = 0; pshm_env_vars[i].name && i < (int)PSHM_ARRAY_LEN(I.vars); i++) {
+    const pshm_env_var_t *d;
+
+    for (int i = 0; (d = pshm_env_var(i)) != NULL && i < (int)ARRAY_LEN(I.vars); i++) {
         var_info_t *v = &I.vars[I.nvars++];
-        v->d = &pshm_env_vars[i];
+        v->d = d;
         v->value = getenv(v->d->name);
     }
     for (int i = 0; i < I.nvars; i++)
         if (!strcmp(I.vars[i].d->name, "TMPDIR") && getenv("GASNET_TMPDIR"))
             I.vars[i].unused = true;
 
-    I.env_ok = env_load(&I.cfg) == 0;
+    I.env_ok = pshm_env_check() == 0;
     if (!I.env_ok) snprintf(I.env_err, sizeof I.env_err, "%s", pshm_last_error());
     check_each_var();
-    if (!I.env_ok) {
-        /* Go on with the defaults so that the rest of the report is useful. */
-        char *saved[64] = {0};
-        for (int i = 0; i < I.nvars; i++) {
-            if (I.vars[i].value) saved[i] = strdup(I.vars[i].value);
-            unsetenv(I.vars[i].d->name);
-        }
-        if (env_load(&I.cfg) < 0) {
-            memset(&I.cfg, 0, sizeof I.cfg);
-            I.cfg.max_segsize = (segsize_spec_t){0, 0.85, 'h'};
-            I.cfg.queue_depth = PSHM_QUEUE_DEPTH_DEFAULT;
-            I.cfg.queue_memory = PSHM_QUEUE_MEMORY_DEFAULT;
-            snprintf(I.cfg.tmpdir, sizeof I.cfg.tmpdir, "/tmp");
-        }
-        for (int i = 0; i < I.nvars; i++) {
-            if (saved[i]) setenv(I.vars[i].d->name, saved[i], 1);
-            free(saved[i]);
-            I.vars[i].value = getenv(I.vars[i].d->name);
-        }
-    }
-    (void)env_unknown_each(add_warning, NULL);
+    gather_warnings();
 }
 
 /* --------------------------------------------------------------- network */
 
 /* The network a job of `procs` processes on this host builds, as pshm_init
- * and pshm_attach do: supernodes of at most GASNET_SUPERNODE_MAXSIZE (1 with
- * --disable-pshm), each with its own network; "/h" shared by the host. */
+ * and pshm_attach do (pshm_host_plan). With an invalid environment, the
+ * defaults' (every variable unset meanwhile), so that the report is useful. */
 static void gather_net(const unsigned *procs, int n)
 {
-    uint32_t smax = PSHM_BACKEND_NONE ? 1 : I.cfg.supernode_max;
+    char *saved[64] = {0};
+
+    if (!I.env_ok) unset_vars(saved);
+    (void)pshm_host_plan(1, &I.plan); /* the settings, whatever the room */
     for (int i = 0; i < n; i++) {
         net_row_t *r = &I.net[I.nnet++];
+        pshm_host_plan_t p;
+        int rc = pshm_host_plan(procs[i], &p);
         r->procs = procs[i];
-        r->node_size = smax > 0 && smax < procs[i] ? smax : procs[i];
-        r->nodes = (procs[i] + r->node_size - 1) / r->node_size;
-        int rc = pshm_am_network_size(r->node_size, I.cfg.queue_depth, I.cfg.queue_memory,
-                                      &r->am);
-        if (rc == 0)
-            rc = seg_max_size(&I.cfg, (int)r->node_size, (int)procs[i], r->am, &r->seg);
+        r->node_size = p.node_size;
+        r->nodes = p.nodes;
+        r->am = p.am_bytes;
+        r->seg = p.seg_max;
         if (rc < 0) snprintf(r->err, sizeof r->err, "%s", pshm_last_error());
     }
+    if (!I.env_ok) restore_vars(saved);
 }
 
 /* ------------------------------------------------------------ text output */
 
 static const char *sz(char *buf, uint64_t v)
 {
-    return pshm_fmt_size(buf, 32, v);
+    return fmt_size(buf, 32, v);
 }
 
 static const char *rlim_str(char *buf, size_t n, rlim_t v, bool bytes)
@@ -272,12 +288,13 @@ static void print_text(void)
     char a[32], b[32], c[32];
 
     printf("pshm %s\n\nBuild\n", pshm_version());
-    printf("  %-22s %s\n", "version", PSHM_VERSION);
-    printf("  %-22s %s\n", "backend", PSHM_BACKEND_NAME);
-    printf("  %-22s %d bytes\n", "cache line", PSHM_CACHE_LINE);
-    printf("  %-22s %s\n", "debug", PSHM_DEBUG ? "yes (internal checks)" : "no");
-    printf("  %-22s %s\n", "prefix", PSHM_PREFIX);
-    printf("  %-22s ./configure %s\n", "configured with", PSHM_CONFIGURE_ARGS);
+    const pshm_build_info_t *bi = pshm_build_info();
+    printf("  %-22s %s\n", "version", bi->version);
+    printf("  %-22s %s\n", "backend", bi->backend);
+    printf("  %-22s %u bytes\n", "cache line", bi->cache_line);
+    printf("  %-22s %s\n", "debug", bi->debug ? "yes (internal checks)" : "no");
+    printf("  %-22s %s\n", "prefix", bi->prefix);
+    printf("  %-22s ./configure %s\n", "configured with", bi->configure_args);
 
     printf("\nMachine\n");
     print_fs("/dev/shm", &I.shm);
@@ -299,7 +316,7 @@ static void print_text(void)
         printf("  %-22s none\n", "memory cgroup limit");
     printf("  %-22s %ld online, %ld usable by this process\n", "CPUs", I.cpus_online,
            I.cpus_usable);
-    for (size_t i = 0; i < PSHM_ARRAY_LEN(limits); i++) {
+    for (size_t i = 0; i < ARRAY_LEN(limits); i++) {
         bool bytes = limits[i].res != RLIMIT_NOFILE;
         printf("  %-22s %s (hard %s)\n", limits[i].name,
                rlim_str(a, sizeof a, I.rl[i].rlim_cur, bytes),
@@ -322,19 +339,19 @@ static void print_text(void)
                I.env_err);
     for (int i = 0; i < I.nwarn; i++) {
         printf("  warning: %s is not a variable pshm reads", I.warn[i].name);
-        if (I.warn[i].suggest) printf("; did you mean %s?", I.warn[i].suggest);
+        if (I.warn[i].suggest[0]) printf("; did you mean %s?", I.warn[i].suggest);
         printf("\n");
     }
 
     char nodes[64];
-    if (PSHM_BACKEND_NONE)
+    if (!strcmp(pshm_build_info()->backend, "none"))
         snprintf(nodes, sizeof nodes, "a supernode per process (--disable-pshm)");
-    else if (I.cfg.supernode_max)
-        snprintf(nodes, sizeof nodes, "supernodes of at most %u", (unsigned)I.cfg.supernode_max);
+    else if (I.plan.supernode_max)
+        snprintf(nodes, sizeof nodes, "supernodes of at most %u", I.plan.supernode_max);
     else
         snprintf(nodes, sizeof nodes, "one supernode per host");
     printf("\nShared memory per job (queue depth %u, queue memory %s per process, %s)\n",
-           (unsigned)I.cfg.queue_depth, sz(a, I.cfg.queue_memory), nodes);
+           I.plan.queue_depth, sz(a, I.plan.queue_memory), nodes);
     printf("  %6s  %-12s  %-28s  %s\n", "PROCS", "SUPERNODES", "AM NETWORK EACH",
            "LARGEST SEGMENT EACH");
     for (int i = 0; i < I.nnet; i++) {
@@ -414,18 +431,18 @@ static void print_json(void)
 
     putchar('{');
     jkey(&top, "version");
-    jstr(PSHM_VERSION);
+    jstr(pshm_build_info()->version);
     jkey(&top, "library");
     jstr(pshm_version());
     jkey(&top, "backend");
-    jstr(PSHM_BACKEND_NAME);
-    jnum(&top, "cache_line", PSHM_CACHE_LINE);
+    jstr(pshm_build_info()->backend);
+    jnum(&top, "cache_line", pshm_build_info()->cache_line);
     jkey(&top, "debug");
-    fputs(PSHM_DEBUG ? "true" : "false", stdout);
+    fputs(pshm_build_info()->debug ? "true" : "false", stdout);
     jkey(&top, "prefix");
-    jstr(PSHM_PREFIX);
+    jstr(pshm_build_info()->prefix);
     jkey(&top, "configure_args");
-    jstr(PSHM_CONFIGURE_ARGS);
+    jstr(pshm_build_info()->configure_args);
 
     jkey(&top, "machine");
     putchar('{');
@@ -461,7 +478,7 @@ static void print_json(void)
     jkey(&m, "rlimits");
     f = true;
     putchar('{');
-    for (size_t i = 0; i < PSHM_ARRAY_LEN(limits); i++) {
+    for (size_t i = 0; i < ARRAY_LEN(limits); i++) {
         bool r = true;
         jkey(&f, limits[i].name);
         putchar('{');
@@ -508,13 +525,13 @@ static void print_json(void)
         jkey(&w, "variable");
         jstr(I.warn[i].name);
         jkey(&w, "did_you_mean");
-        jstr(I.warn[i].suggest);
+        jstr(I.warn[i].suggest[0] ? I.warn[i].suggest : NULL);
         putchar('}');
     }
     putchar(']');
 
-    jnum(&top, "queue_depth", I.cfg.queue_depth);
-    jnum(&top, "queue_memory", I.cfg.queue_memory);
+    jnum(&top, "queue_depth", I.plan.queue_depth);
+    jnum(&top, "queue_memory", I.plan.queue_memory);
     jkey(&top, "network");
     putchar('[');
     for (int i = 0; i < I.nnet; i++) {

@@ -11,8 +11,10 @@
  * abruptly (SIGKILL, OOM killer): it then makes sure the job's processes are
  * gone and removes the objects they left (see watchdog()).
  */
-#include "internal.h"
-#include "launch.h"
+#include "pshm.h"
+#include "pshm/launch.h"
+#include "common/misc.h"
+#include "common/proc.h"
 #include "tools/util/cli.h"
 #include "tools/util/taglines.h"
 
@@ -20,6 +22,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,6 +63,7 @@ static struct {
     /* The first failure; ending = SIGTERM sent, kill_at = when SIGKILL goes. */
     bool failed, ending;
     launch_failed_t why;
+    char init_msg[600];      /* LAUNCH_FAIL_INIT: the library's message */
     uint64_t kill_at_ns, timeout_at_ns;
     uint64_t first_signal_ns;   /* first SIGINT/SIGTERM/SIGHUP received */
     /* Start-up: when the ranks that said HELLO stop waiting for the others
@@ -147,7 +151,7 @@ static void export_var(const char *v)
                         "letters, digits and _ (not starting with a digit)", v);
     memcpy(name, v, n);
     name[n] = 0;
-    for (size_t i = 0; i < PSHM_ARRAY_LEN(reserved); i++)
+    for (size_t i = 0; i < ARRAY_LEN(reserved); i++)
         if (strcmp(name, reserved[i]) == 0)
             cli_usage_error("-x %s: pshmrun sets %s for each process itself", name, name);
     if (eq == NULL) {
@@ -173,14 +177,13 @@ static void parse_args(int argc, char **argv)
 
     /* The library's parser and range: what pshmrun accepts, its processes do. */
     job.exit_timeout_ms = PSHM_EXIT_TIMEOUT_DEFAULT_MS;
-    if ((e = getenv("GASNET_EXITTIMEOUT")) != NULL &&
-        env_parse_exit_timeout("GASNET_EXITTIMEOUT", e, &job.exit_timeout_ms) < 0)
-        cli_usage_error("%s", pshm_last_error());
+    if ((e = getenv("GASNET_EXITTIMEOUT")) != NULL)
+        job.exit_timeout_ms = cli_seconds_ms("GASNET_EXITTIMEOUT", e, PSHM_EXIT_TIMEOUT_MIN_MS,
+                                             PSHM_EXIT_TIMEOUT_MAX_MS);
     job.boot_timeout_ms = PSHM_BOOT_TIMEOUT_DEFAULT_MS;
-    if ((e = getenv(LAUNCH_ENV_BOOT_TIMEOUT)) != NULL &&
-        env_parse_seconds(LAUNCH_ENV_BOOT_TIMEOUT, e, PSHM_BOOT_TIMEOUT_MAX_MS,
-                          &job.boot_timeout_ms) < 0)
-        cli_usage_error("%s", pshm_last_error());
+    if ((e = getenv(LAUNCH_ENV_BOOT_TIMEOUT)) != NULL)
+        job.boot_timeout_ms = cli_seconds_ms(LAUNCH_ENV_BOOT_TIMEOUT, e, 0,
+                                             PSHM_BOOT_TIMEOUT_MAX_MS);
     for (i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--") == 0) {
@@ -193,7 +196,8 @@ static void parse_args(int argc, char **argv)
             usage();
             exit(0);
         } else if (strcmp(a, "--version") == 0) {
-            printf("pshmrun (pshm) %s, %s backend\n", PSHM_VERSION, PSHM_BACKEND_NAME);
+            printf("pshmrun (pshm) %s, %s backend\n", pshm_build_info()->version,
+                   pshm_build_info()->backend);
             exit(0);
         } else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
             job.verbose++;
@@ -206,17 +210,16 @@ static void parse_args(int argc, char **argv)
         } else if (cli_flag_value(argc, argv, &i, hosts_names, &v)) {
             job.hosts = (int)cli_u64("--hosts", v, 1, LAUNCH_MAX_PROCS);
         } else if (cli_flag_value(argc, argv, &i, timeout_names, &v)) {
-            job.timeout_ms = cli_seconds_ms("--timeout", v, SECONDS_MAX_MS);
+            job.timeout_ms = cli_seconds_ms("--timeout", v, 0, SECONDS_MAX_MS);
             if (job.timeout_ms == 0)
                 cli_usage_error("--timeout=\"%s\" is not valid: expected more than 0 seconds",
                                 v);
         } else if (cli_flag_value(argc, argv, &i, exit_names, &v)) {
-            if (env_parse_exit_timeout("--exit-timeout", v, &job.exit_timeout_ms) < 0)
-                cli_usage_error("%s", pshm_last_error());
+            job.exit_timeout_ms = cli_seconds_ms("--exit-timeout", v, PSHM_EXIT_TIMEOUT_MIN_MS,
+                                                 PSHM_EXIT_TIMEOUT_MAX_MS);
         } else if (cli_flag_value(argc, argv, &i, boot_names, &v)) {
-            if (env_parse_seconds("--boot-timeout", v, PSHM_BOOT_TIMEOUT_MAX_MS,
-                                  &job.boot_timeout_ms) < 0)
-                cli_usage_error("%s", pshm_last_error());
+            job.boot_timeout_ms = cli_seconds_ms("--boot-timeout", v, 0,
+                                                 PSHM_BOOT_TIMEOUT_MAX_MS);
         } else {
             cli_usage_error("unknown option '%s'", a);
         }
@@ -244,7 +247,7 @@ static void end_job(void)
         return;
     job.ending = true;
     signal_all(SIGTERM);
-    job.kill_at_ns = pshm_now_ns() + (uint64_t)job.exit_timeout_ms * 1000000u;
+    job.kill_at_ns = now_ns() + (uint64_t)job.exit_timeout_ms * 1000000u;
 }
 
 /* Records the first failure, tells the others (FAILED), ends the job.
@@ -263,6 +266,9 @@ static bool fail(int rank, int how, int detail, int status)
     launch_describe(&job.why, why, sizeof why);
     if (how == LAUNCH_FAIL_EXEC)
         say("cannot execute '%s': %s; ending the job", job.argv[0], strerror(detail));
+    else if (how == LAUNCH_FAIL_INIT && job.init_msg[0])
+        say("rank %d (pid %d) failed to start: %s; ending the job", rank, (int)job.p[rank].pid,
+            job.init_msg);
     else if (rank >= 0 && job.p[rank].pid > 0)
         say("rank %d (pid %d) %s; ending the job", rank, (int)job.p[rank].pid, why);
     else if (rank >= 0)
@@ -392,7 +398,7 @@ static void on_message(int r, proc_t *p)
         if (!p->hello && ++job.joined == job.n)
             job.boot_at_ns = 0;   /* everyone is in: the start-up is over */
         else if (job.joined == 1 && job.boot_timeout_ms)
-            job.boot_at_ns = pshm_now_ns() + (uint64_t)job.boot_timeout_ms * 1000000u;
+            job.boot_at_ns = now_ns() + (uint64_t)job.boot_timeout_ms * 1000000u;
         p->hello = true;
         p->finish = false;   /* a new pshm_init after a finalize */
         if (job.verbose)
@@ -413,6 +419,13 @@ static void on_message(int r, proc_t *p)
         fail(r, LAUNCH_FAIL_ABORT, code, code & 0xff);
         break;
     }
+    case LAUNCH_INITFAIL:
+        /* Its pshm_init failed: what the library said, not an abort. */
+        if (!job.failed)
+            snprintf(job.init_msg, sizeof job.init_msg, "%.*s", (int)p->hdr.len,
+                     (const char *)p->payload);
+        fail(r, LAUNCH_FAIL_INIT, 0, 1);
+        break;
     default:
         say("rank %d sent an unknown message (type %u)", r, p->hdr.type);
         fail(r, LAUNCH_FAIL_PROTOCOL, 0, 1);
@@ -553,7 +566,7 @@ static void reap(void)
 static void on_signal(const struct signalfd_siginfo *si)
 {
     int sig = (int)si->ssi_signo;
-    uint64_t now = pshm_now_ns();
+    uint64_t now = now_ns();
 
     if (sig == SIGCHLD) {
         reap();
@@ -580,17 +593,8 @@ static void on_signal(const struct signalfd_siginfo *si)
  * creating and unlinking its segment leaves them). */
 static void cleanup_objects(const char *who)
 {
-    pshm_cfg_t cfg;
-    int rc;
+    int rc = pshm_job_remove(job.tag, (unsigned)job.n);
 
-    if (env_load(&cfg) < 0) {
-        const char *t = getenv("GASNET_TMPDIR");
-        if (t == NULL || t[0] != '/')
-            t = getenv("TMPDIR");
-        memset(&cfg, 0, sizeof cfg);
-        snprintf(cfg.tmpdir, sizeof cfg.tmpdir, "%s", t != NULL && t[0] == '/' ? t : "/tmp");
-    }
-    rc = seg_be_remove_tag(&cfg, job.tag, (uint32_t)job.n);
     if (rc < 0)
         say("could not remove the objects of job %s: %s", job.tag, pshm_last_error());
     else if (rc > 0)
@@ -652,16 +656,16 @@ static void watchdog(int fd)
         if (ranks != NULL && known < job.n)
             ranks[known++] = m;
     }
-    for (uint64_t end = pshm_now_ns() + WATCHDOG_WAIT_NS;;) {
+    for (uint64_t end = now_ns() + WATCHDOG_WAIT_NS;;) {
         int alive = 0;
         for (int i = 0; i < known; i++)
-            if (ranks[i].pid > 0 && seg_pid_state(ranks[i].pid, ranks[i].start) == SEG_PID_ALIVE) {
+            if (ranks[i].pid > 0 && proc_pid_state(ranks[i].pid, ranks[i].start) == PROC_PID_ALIVE) {
                 kill(ranks[i].pid, SIGKILL);
                 alive++;
             } else {
                 ranks[i].pid = 0;   /* gone: never signalled again */
             }
-        if (alive == 0 || pshm_now_ns() >= end)
+        if (alive == 0 || now_ns() >= end)
             break;
         struct timespec ts = { 0, 5000000 };
         nanosleep(&ts, NULL);
@@ -835,7 +839,7 @@ static int spawn(int r, const sigset_t *mask)
     job.alive++;
     /* Unreaped, the pid is still this child's: its start time is exact. */
     wd_msg_t m = { .pid = (int32_t)pid };
-    if (seg_pid_start(pid, &m.start) < 0)
+    if (proc_pid_start(pid, &m.start) < 0)
         m.start = 0;
     watchdog_send(&m);
     /* EOF: the exec succeeded; 4 bytes: its errno. */
@@ -854,7 +858,7 @@ static int spawn(int r, const sigset_t *mask)
 
 static int poll_timeout_ms(void)
 {
-    uint64_t now = pshm_now_ns(), at = UINT64_MAX;
+    uint64_t now = now_ns(), at = UINT64_MAX;
 
     if (job.ending && job.kill_at_ns)
         at = job.kill_at_ns;
@@ -978,7 +982,7 @@ static void run_loop(int sfd)
                 on_signal(&si);
         }
         reap();   /* SIGCHLDs coalesce: reaping here misses none */
-        now = pshm_now_ns();
+        now = now_ns();
         if (job.boot_at_ns && now >= job.boot_at_ns) {
             job.boot_at_ns = 0;
             fail_nojoin();
@@ -1005,7 +1009,7 @@ static void run_loop(int sfd)
 int main(int argc, char **argv)
 {
     sigset_t block, old;
-    int sfd, status;
+    int sfd, status, rc;
 
     cli_init("pshmrun");
     parse_args(argc, argv);
@@ -1014,8 +1018,8 @@ int main(int argc, char **argv)
      * output (EPIPE), not the job. */
     if (job.tag_output)
         signal(SIGPIPE, SIG_IGN);
-    if (launch_random_tag(job.tag, sizeof job.tag) < 0) {
-        say("%s", pshm_last_error());
+    if ((rc = launch_random_tag(job.tag, sizeof job.tag)) < 0) {
+        say("cannot draw a random job tag: getrandom: %s", strerror(-rc));
         return 1;
     }
     job.p = calloc((size_t)job.n, sizeof *job.p);
@@ -1053,7 +1057,7 @@ int main(int argc, char **argv)
             break;
     }
     if (job.timeout_ms)
-        job.timeout_at_ns = pshm_now_ns() + (uint64_t)job.timeout_ms * 1000000u;
+        job.timeout_at_ns = now_ns() + (uint64_t)job.timeout_ms * 1000000u;
     run_loop(sfd);
     cleanup_objects("");
     watchdog_finish();

@@ -8,6 +8,8 @@
  *   nofinal R          rank R exits 0 without pshm_finalize; others finalize
  *   mismatch R         rank R contributes 4 bytes to an exchange, the others 8
  *   abort R CODE       rank R calls pshm_abort(CODE); the others sleep
+ *   initfail R         rank R asks for another queue depth: every pshm_init
+ *                      fails (the settings differ), and each rank exits 1
  *   leak R             rank R creates an object of the job and is killed
  *                      before removing it; the others sleep
  *   sigint             waits for SIGINT, says so, exits 0 (no pshm at all)
@@ -70,19 +72,22 @@ int main(int argc, char **argv)
      * may come as soon as init is over, so it is ignored from the start. */
     if (strcmp(mode, "exit") == 0 || strcmp(mode, "mismatch") == 0)
         signal(SIGTERM, SIG_IGN);
+    if (strcmp(mode, "initfail") == 0 && getenv("PSHM_RANK") != NULL &&
+        atoi(getenv("PSHM_RANK")) == target)
+        setenv("GASNET_PSHMNET_QUEUE_DEPTH", "32", 1);
     rc = pshm_init(&ctx, NULL);
     if (rc < 0)
         die("pshm_init", rc);
     me = pshm_rank(ctx);
     printf("rank %d ready\n", me);
     if (strcmp(mode, "ok") == 0) {
-        if ((rc = boot_barrier(&ctx->boot)) < 0)
+        if ((rc = boot_barrier(ctx->boot)) < 0)
             die("barrier", rc);
     } else if (strcmp(mode, "exit") == 0) {
         if (me == target)
             exit(arg);
         signal(SIGTERM, SIG_IGN);   /* stay to report what the barrier says */
-        rc = boot_barrier(&ctx->boot);
+        rc = boot_barrier(ctx->boot);
         die("barrier", rc);   /* must fail: the job is over */
     } else if (strcmp(mode, "signal") == 0 || strcmp(mode, "abort") == 0 ||
                strcmp(mode, "leak") == 0) {
@@ -93,8 +98,8 @@ int main(int argc, char **argv)
         if (mode[0] == 'a')
             pshm_abort(ctx, arg);
         seg_obj_t o;
-        printf("tag %s\n", ctx->boot.tag);
-        rc = seg_create(&o, &ctx->cfg, ctx->boot.tag, SEG_KIND_SEGMENT, me, me,
+        printf("tag %s\n", ctx->boot->tag);
+        rc = seg_create(&o, &ctx->cfg, ctx->boot->tag, SEG_KIND_SEGMENT, me, me,
                         (uint32_t)pshm_size(ctx), 65536);
         if (rc < 0)
             die("seg_create", rc);
@@ -102,7 +107,7 @@ int main(int argc, char **argv)
     } else if (strcmp(mode, "mismatch") == 0) {
         char mine[8] = { 0 }, all[8 * LAUNCH_MAX_PROCS];
         signal(SIGTERM, SIG_IGN);   /* stay to report what the exchange says */
-        rc = boot_exchange(&ctx->boot, mine, me == target ? 4 : 8, all);
+        rc = boot_exchange(ctx->boot, mine, me == target ? 4 : 8, all);
         die("exchange", rc);   /* must fail: unequal lengths end the job */
     } else if (strcmp(mode, "nofinal") == 0) {
         if (me == target)

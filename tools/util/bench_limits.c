@@ -1,7 +1,7 @@
 /*
  * bench_limits.c - pshm-pingpong's pair: waits, limit kernels, timing loops.
  */
-#include "internal.h" /* pshm_cpu_relax */
+#include "common/misc.h"
 #include "tools/util/bench_limits.h"
 #include "tools/util/bench_stats.h"
 #include "tools/util/bench_sys.h"
@@ -55,7 +55,7 @@ typedef struct spin { uint32_t n; uint64_t t0; } spin_t;
 static void lim_spin(spin_t *s)
 {
     if (g->same_core) sched_yield();
-    else pshm_cpu_relax();
+    else cpu_relax();
     if ((++s->n & 0x3fff) != 0) return;
     int dead;
     if (!g->ctx && g->me == 0) dead = waitpid(g->peer_pid, NULL, WNOHANG) == g->peer_pid;

@@ -1,7 +1,7 @@
 /*
  * bench_opts.c - pshm-pingpong's options and help text.
  */
-#include "internal.h" /* env_parse_size (strict size spellings) */
+#include "common/misc.h"
 #include "pshm.h"
 #include "tools/util/bench_instr.h"
 #include "tools/util/bench_opts.h"
@@ -66,8 +66,8 @@ static void usage(void)
 "Sizes:\n"
 "  --sizes LIST     comma-separated sizes (4096, 64K, 1M) for every sweep\n"
 "  --min-size N     smallest size of the default sweeps (0, 8, 16, ... powers of 2)\n"
-"  --max-size N     largest size of the Long, put and get sweeps (default 4M for\n"
-"                   Long, 16M for put/get; Medium stops at pshm_am_max_medium)\n"
+"  --max-size N     largest size of the Long, put and get sweeps (default 16M;\n"
+"                   Medium stops at pshm_am_max_medium)\n"
 "  --segsize N      segment per process (default: what the sizes need; 2M for\n"
 "                   --poll-idle and --startup)\n"
 "\n"
@@ -106,7 +106,7 @@ static void usage(void)
 static uint64_t parse_size(const char *flag, const char *s)
 {
     uint64_t v;
-    if (env_parse_size(flag, s, 0, 1ull << 40, &v) < 0)
+    if (pshm_parse(PSHM_PARSE_SIZE, flag, s, 0, 1ull << 40, &v) < 0)
         cli_usage_error("%s", pshm_last_error());
     return v;
 }
@@ -139,7 +139,7 @@ static void add_size(const char *flag, const char *item)
 
 static void add_test(const char *flag, const char *item)
 {
-    for (size_t i = 0; i < PSHM_ARRAY_LEN(test_names); i++)
+    for (size_t i = 0; i < ARRAY_LEN(test_names); i++)
         if (strcmp(item, test_names[i].name) == 0) {
             o->tests |= test_names[i].bit;
             return;

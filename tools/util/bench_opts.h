@@ -19,7 +19,7 @@ enum {
 #define MAX_SIZES 64
 #define MAX_CPUS 64
 
-#define DEFAULT_LONG_MAX (4ull * 1024 * 1024)
+#define DEFAULT_LONG_MAX (16ull * 1024 * 1024)
 #define DEFAULT_PUT_MAX (16ull * 1024 * 1024)
 
 typedef struct bench_opts {

@@ -1,7 +1,7 @@
 /*
  * bench_plot.c - pshm-pingpong's SVG and gnuplot plots.
  */
-#include "internal.h" /* PSHM_ARRAY_LEN, PSHM_PATH_MAX */
+#include "common/misc.h"
 #include "tools/util/bench_plot.h"
 
 #include <errno.h>
@@ -115,7 +115,7 @@ static int write_svg(const char *file, const char *unit, const char *ylabel, con
     fprintf(f, "<text transform=\"translate(20 %.0f) rotate(-90)\" text-anchor=\"middle\">%s (log scale)</text>\n",
             T + ph / 2, ylabel);
     for (int s = 0; s < ns; s++) {
-        const char *color = palette[s % PSHM_ARRAY_LEN(palette)];
+        const char *color = palette[s % ARRAY_LEN(palette)];
         int limit = strncmp(names[s], "limit-", 6) == 0;
         const char *dash = limit ? " stroke-dasharray=\"6,4\"" : "";
         int npts = 0;
@@ -217,7 +217,7 @@ int bench_plot_is_png(const char *file)
 
 int bench_write_plots(const char *file, const bench_result_t *results, size_t n)
 {
-    char bw[PSHM_PATH_MAX];
+    char bw[TOOL_PATH_MAX];
     const char *dot = strrchr(file, '.'), *slash = strrchr(file, '/');
     res = results, nres = n;
     if (!dot || (slash && dot < slash)) dot = file + strlen(file);

@@ -1,7 +1,7 @@
 /*
  * bench_stats.c - pshm-pingpong's results, medians and their output.
  */
-#include "internal.h" /* PSHM_ARRAY_LEN */
+#include "common/misc.h"
 #include "pshm.h"
 #include "tools/util/bench_stats.h"
 
@@ -22,7 +22,7 @@ void bench_set_format(enum bench_format f) { format = f; }
 void bench_note(const char *fmt, ...)
 {
     va_list ap;
-    if (nnotes == (int)PSHM_ARRAY_LEN(notes)) return;
+    if (nnotes == (int)ARRAY_LEN(notes)) return;
     va_start(ap, fmt);
     vsnprintf(notes[nnotes], sizeof notes[0], fmt, ap);
     va_end(ap);
@@ -83,12 +83,14 @@ static const char *title_of(const char *test)
         {"startup-finalize", "rank 0's pshm_finalize"},
         {"instr-short-burst", "Instructions per Short round trip, 2 args: 1000 requests queued, then "
                               "served, each replied to (request + dispatch + reply + receipt)"},
+        {"instr-short-burst-any", "Instructions per Short round trip as instr-short-burst, the handlers "
+                                  "registered for any argument count"},
         {"instr-poll-idle", "Instructions per idle pshm_poll, P = 2"},
         {"instr-pingpong", "Instructions per ping-pong round trip of Shorts with 2 args, every poll "
                            "finding its message"},
         {"instr-wait-turn", "Instructions per turn of pshm_wait_until's loop with nothing arriving"},
     };
-    for (size_t i = 0; i < PSHM_ARRAY_LEN(t); i++)
+    for (size_t i = 0; i < ARRAY_LEN(t); i++)
         if (strcmp(test, t[i].test) == 0) return t[i].title;
     return test;
 }
@@ -283,7 +285,7 @@ static const char *cell(const bench_result_t *r, size_t c, char *buf, size_t len
 void bench_print_machine(const bench_header_t *h)
 {
     char buf[64];
-    const size_t nc = PSHM_ARRAY_LEN(columns);
+    const size_t nc = ARRAY_LEN(columns);
     if (format == BENCH_CSV) {
         for (size_t c = 0; c < nc; c++) printf("%s%s", c ? "," : "", columns[c].name);
         putchar('\n');
@@ -339,7 +341,7 @@ void bench_print_summary(void)
     };
     int header = 0;
     if (format != BENCH_TABLE) return;
-    for (size_t i = 0; i < PSHM_ARRAY_LEN(k); i++) {
+    for (size_t i = 0; i < ARRAY_LEN(k); i++) {
         const bench_result_t *r = bench_find_result(k[i].test, k[i].size);
         if (!r) continue;
         if (!header++)

@@ -1,7 +1,7 @@
 /*
  * bench_sys.c - pshm-pingpong's timer and its readings of /proc and sysfs.
  */
-#include "internal.h" /* PSHM_PATH_MAX */
+#include "common/misc.h"
 #include "tools/util/bench_stats.h"
 #include "tools/util/bench_sys.h"
 
@@ -150,7 +150,7 @@ int bench_placement(int a, int b, char *out, size_t len)
 int bench_have_program(const char *name)
 {
     const char *path = getenv("PATH");
-    char buf[PSHM_PATH_MAX];
+    char buf[TOOL_PATH_MAX];
     if (!path) path = "/usr/bin:/bin";
     while (*path) {
         size_t n = strcspn(path, ":");

@@ -3,8 +3,8 @@
  * flags and environment variables accept exactly the same spellings.
  */
 #include "tools/util/cli.h"
-#include "internal.h"
-#include "launch.h"
+#include "pshm.h"
+#include "pshm/launch.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -81,16 +81,16 @@ uint64_t cli_u64(const char *flag, const char *s, uint64_t min, uint64_t max)
 {
     uint64_t v;
 
-    if (env_parse_u64(flag, s, min, max, &v) < 0)
+    if (pshm_parse(PSHM_PARSE_U64, flag, s, min, max, &v) < 0)
         cli_usage_error("%s", pshm_last_error());
     return v;
 }
 
-uint32_t cli_seconds_ms(const char *flag, const char *s, uint32_t max_ms)
+uint32_t cli_seconds_ms(const char *flag, const char *s, uint32_t min_ms, uint32_t max_ms)
 {
-    uint32_t ms;
+    uint64_t ms;
 
-    if (env_parse_seconds(flag, s, max_ms, &ms) < 0)
+    if (pshm_parse(PSHM_PARSE_SECONDS, flag, s, min_ms, max_ms, &ms) < 0)
         cli_usage_error("%s", pshm_last_error());
-    return ms;
+    return (uint32_t)ms;
 }

@@ -29,7 +29,8 @@ int cli_flag_value(int argc, char **argv, int *i, const char *const *names,
 /* Strict numbers for flag `flag`: "5abc", "-1", "", overflow and out-of-range
  * values are usage errors (the message says what is accepted). */
 uint64_t cli_u64(const char *flag, const char *s, uint64_t min, uint64_t max);
-/* Seconds, fractional allowed ("2", "0.5"), into milliseconds. */
-uint32_t cli_seconds_ms(const char *flag, const char *s, uint32_t max_ms);
+/* Seconds, fractional allowed ("2", "0.5"), into milliseconds within
+ * [min_ms, max_ms]. */
+uint32_t cli_seconds_ms(const char *flag, const char *s, uint32_t min_ms, uint32_t max_ms);
 
 #endif

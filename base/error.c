@@ -5,7 +5,7 @@
  * process do not overwrite each other's messages; it is the only state of
  * the library that is not in the context.
  */
-#include "internal.h"
+#include "base/base.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -55,20 +55,7 @@ const char *pshm_last_error(void) { return errmsg; }
 
 const char *pshm_fmt_size(char *buf, size_t n, uint64_t bytes)
 {
-    static const char *const unit[] = { "bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
-    double v = (double)bytes;
-    unsigned u = 0;
-
-    if (bytes < 1024) {
-        snprintf(buf, n, "%llu bytes", (unsigned long long)bytes);
-        return buf;
-    }
-    while (v >= 1024.0 && u + 1 < PSHM_ARRAY_LEN(unit)) {
-        v /= 1024.0;
-        u++;
-    }
-    snprintf(buf, n, "%.1f %s", v, unit[u]);
-    return buf;
+    return fmt_size(buf, n, bytes);
 }
 
 /* The library's own meanings of the codes it returns, where strerror's text
@@ -82,6 +69,7 @@ const char *pshm_strerror(int err)
     case ESRCH: return "a peer process died";
     case ECANCELED: return "the job was aborted";
     case ECONNRESET: return "the job is over (the launcher ended it or went away)";
+    case ETIMEDOUT: return "timed out: other processes of the job did not arrive in time";
     case EHOSTUNREACH: return "rank is not reachable through shared memory";
     case EAGAIN: return "no room now (PSHM_IMMEDIATE)";
     case EALREADY: return "already initialized";

@@ -17,7 +17,7 @@
  *   none   never
  * "deny" in shmem_enabled turns them off everywhere.
  */
-#include "internal.h"
+#include "base/base.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -6,8 +6,7 @@
  * sentence naming the variable, the value given and what it accepts.
  * env_load() fills the configuration only when every variable is good.
  */
-#include "internal.h"
-#include "segment/backend.h"
+#include "base/base.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -53,6 +52,10 @@ const env_desc_t pshm_env_vars[] = {
     {"PSHM_HUGEPAGES", "no", "no, auto, yes",
      "back segments and the AM region with huge pages: auto when the system offers them, "
      "yes or fail"},
+    {"PSHM_SYNERGY_MIN", "256K", "0 (off) or 4K..1T (K/M/G/T suffixes)",
+     "smallest Long, pshm_put or pshm_get whose copy a polling receiver or target shares"},
+    {"PSHM_SYNERGY_CHUNK", "64K", "4K..1G (K/M/G suffixes)",
+     "bytes each side claims at a time in a shared copy"},
     {NULL, NULL, NULL, NULL},
 };
 
@@ -180,8 +183,8 @@ int env_parse_segsize(const char *var, const char *s, segsize_spec_t *out)
     return 0;
 }
 
-static int parse_ms(const char *var, const char *s, uint32_t min_ms, uint32_t max_ms,
-                    uint32_t *out_ms)
+int env_parse_ms(const char *var, const char *s, uint32_t min_ms, uint32_t max_ms,
+                 uint32_t *out_ms)
 {
     char what[128];
     uint64_t whole;
@@ -201,12 +204,12 @@ static int parse_ms(const char *var, const char *s, uint32_t min_ms, uint32_t ma
 
 int env_parse_seconds(const char *var, const char *s, uint32_t max_ms, uint32_t *out_ms)
 {
-    return parse_ms(var, s, 0, max_ms, out_ms);
+    return env_parse_ms(var, s, 0, max_ms, out_ms);
 }
 
 int env_parse_exit_timeout(const char *var, const char *s, uint32_t *out_ms)
 {
-    return parse_ms(var, s, PSHM_EXIT_TIMEOUT_MIN_MS, PSHM_EXIT_TIMEOUT_MAX_MS, out_ms);
+    return env_parse_ms(var, s, PSHM_EXIT_TIMEOUT_MIN_MS, PSHM_EXIT_TIMEOUT_MAX_MS, out_ms);
 }
 
 /* One of `names` (case-insensitive) -> its index in `values`. */
@@ -284,6 +287,8 @@ int env_load(pshm_cfg_t *out)
     c.boot_timeout_ms = PSHM_BOOT_TIMEOUT_DEFAULT_MS;
     c.host_detect = HOST_DETECT_BOOTID;
     c.wait_mode = WAIT_AUTO;
+    c.synergy_min = PSHM_SYNERGY_MIN_DEFAULT;
+    c.synergy_chunk = PSHM_SYNERGY_CHUNK_DEFAULT;
 
 #define GET(name) ((v = getenv(name)) != NULL)
     if (GET("GASNET_MAX_SEGSIZE") &&
@@ -297,7 +302,7 @@ int env_load(pshm_cfg_t *out)
     }
     if (GET("GASNET_PSHMNET_QUEUE_MEMORY") &&
         (rc = env_parse_size("GASNET_PSHMNET_QUEUE_MEMORY", v, PSHM_QUEUE_MEMORY_MIN,
-                             seg_phys_mem(), &c.queue_memory)) < 0)
+                             sys_phys_mem(), &c.queue_memory)) < 0)
         return rc;
     if (GET("GASNET_SUPERNODE_MAXSIZE")) {
         if ((rc = env_parse_u64("GASNET_SUPERNODE_MAXSIZE", v, 0, PSHM_SUPERNODE_MAX, &u)) < 0)
@@ -320,13 +325,26 @@ int env_load(pshm_cfg_t *out)
         (rc = env_parse_exit_timeout("GASNET_EXITTIMEOUT", v, &c.exit_timeout_ms)) < 0)
         return rc;
     if (GET("PSHM_BOOT_TIMEOUT") &&
-        (rc = parse_ms("PSHM_BOOT_TIMEOUT", v, 0, PSHM_BOOT_TIMEOUT_MAX_MS,
+        (rc = env_parse_ms("PSHM_BOOT_TIMEOUT", v, 0, PSHM_BOOT_TIMEOUT_MAX_MS,
                        &c.boot_timeout_ms)) < 0)
         return rc;
     if (GET("PSHM_SIM_HOSTS")) {
         if ((rc = env_parse_u64("PSHM_SIM_HOSTS", v, 0, PSHM_SIM_HOSTS_MAX, &u)) < 0) return rc;
         c.sim_hosts = (uint32_t)u;
     }
+    if (GET("PSHM_SYNERGY_MIN")) {
+        if (!strcmp(v, "0"))
+            c.synergy_min = UINT64_MAX;
+        else if (size_value(v, &u) < 0 || u < PSHM_SYNERGY_CHUNK_MIN || u > PSHM_SYNERGY_MIN_MAX)
+            return bad("PSHM_SYNERGY_MIN", v,
+                       "0 (off) or a size from 4 KiB to 1 TiB (digits, then K, M, G or T)");
+        else
+            c.synergy_min = u;
+    }
+    if (GET("PSHM_SYNERGY_CHUNK") &&
+        (rc = env_parse_size("PSHM_SYNERGY_CHUNK", v, PSHM_SYNERGY_CHUNK_MIN,
+                             PSHM_SYNERGY_CHUNK_MAX, &c.synergy_chunk)) < 0)
+        return rc;
     if (GET("PSHM_HOST_ID") &&
         (rc = parse_host_id("PSHM_HOST_ID", v, c.host_id, sizeof c.host_id)) < 0)
         return rc;

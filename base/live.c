@@ -2,12 +2,15 @@
  * live.c - no wait without an exit: noticing dead peers and aborted jobs,
  * and the wait policy (spin or yield).
  *
+ * A job's abort is the abort word of the supernode's control line
+ * (base/control.h), which every process of the supernode reads.
+ *
  * A peer's death is seen through a pidfd (readable once the process has
  * exited, even before it is reaped, and never fooled by a recycled pid);
  * where pidfd_open is missing, kill(pid, 0) is the fallback. A stopped
  * process (SIGSTOP) is alive: only exit counts.
  */
-#include "internal.h"
+#include "base/ctx.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -24,9 +27,7 @@
 
 uint64_t pshm_now_ns(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+    return now_ns();
 }
 
 static int pidfd_open_(pid_t pid)
@@ -87,6 +88,34 @@ static int peer_dead(pshm_ctx_t *ctx, int nr)
     return poll(&p, 1, 0) > 0 && (p.revents & (POLLIN | POLLHUP)) != 0;
 }
 
+void live_set_abort(pshm_ctx_t *ctx, int rank, int code)
+{
+    uint64_t expect = 0, v;
+
+    if (ctx == NULL || ctx->control == NULL)
+        return;
+    v = CONTROL_ABORT_FLAG | ((uint64_t)(uint32_t)rank & 0x7fffffffu) << 32 | (uint32_t)code;
+    /* Release/acquire: for the word itself (see base/control.h). */
+    atomic_compare_exchange_strong_explicit(&ctx->control->abort, &expect, v,
+                                            memory_order_release, memory_order_relaxed);
+}
+
+int live_aborted(const pshm_ctx_t *ctx, int *rank, int *code)
+{
+    uint64_t v;
+
+    if (ctx == NULL || ctx->control == NULL)
+        return 0;
+    v = atomic_load_explicit(&ctx->control->abort, memory_order_acquire);
+    if (v == 0)
+        return 0;
+    if (rank)
+        *rank = (int)((v >> 32) & 0x7fffffffu);
+    if (code)
+        *code = (int)(uint32_t)v;
+    return 1;
+}
+
 /* The supernode's first failure, as recorded in the abort word. */
 static int report_first(pshm_ctx_t *ctx, int rank, int code)
 {
@@ -110,18 +139,18 @@ int live_check(pshm_ctx_t *ctx, int peer)
 {
     int rank, code;
 
-    if (ctx->amq != NULL && amq_aborted(ctx, &rank, &code))
+    if (live_aborted(ctx, &rank, &code))
         return report_first(ctx, rank, code);
     for (int nr = 0; nr < ctx->nm.node_size; nr++) {
         if (peer >= 0 && nr != peer)
             continue;
         if (!peer_dead(ctx, nr))
             continue;
-        if (ctx->amq == NULL)
+        if (ctx->control == NULL)
             return report_first(ctx, ctx->nm.members[nr], LIVE_DIED_CODE);
-        amq_set_abort(ctx, ctx->nm.members[nr], LIVE_DIED_CODE);
+        live_set_abort(ctx, ctx->nm.members[nr], LIVE_DIED_CODE);
         /* Another survivor may have recorded an earlier failure first. */
-        if (amq_aborted(ctx, &rank, &code))
+        if (live_aborted(ctx, &rank, &code))
             return report_first(ctx, rank, code);
     }
     return 0;

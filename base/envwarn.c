@@ -5,8 +5,8 @@
  * word and the job would run with the default. The library never prints:
  * it hands the warnings out as text (pshm_env_warnings) and the tools print.
  */
-#include "internal.h"
-#include "launch.h"
+#include "base/base.h"
+#include "pshm/launch.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -8,7 +8,7 @@
  * keeps the tightest. Nothing found (no /proc, no cgroup file system, no
  * limit) means no limit: the caller goes on with what it knew.
  */
-#include "internal.h"
+#include "base/base.h"
 
 #include <errno.h>
 #include <sched.h>

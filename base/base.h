@@ -1,0 +1,148 @@
+/*
+ * base.h - the base layer every module of libpshm stands on: errors, the
+ * environment and its parsers, what the machine and the cgroups allow, job
+ * tags, clocks. It depends on nothing of the library but the public header
+ * (docs/HACKING.md, "Layers"). Nothing here is exported: the library is
+ * built with -fvisibility=hidden and a version script.
+ */
+#ifndef PSHM_BASE_H
+#define PSHM_BASE_H
+
+#include "config.h"
+#include "pshm.h"
+#include "pshm/launch.h"
+#include "common/misc.h"
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define PSHM_LIKELY(x) __builtin_expect(!!(x), 1)
+#define PSHM_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define PSHM_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+#define PSHM_ALIGN_UP(x, a) (((x) + ((a)-1)) & ~((uint64_t)(a)-1))
+
+#define PSHM_PATH_MAX 4096
+
+/* ------------------------------------------------------------------ errors */
+
+/*
+ * Records the calling thread's explanation of a failure and returns `err`
+ * (a negative errno) so that callers can write `return pshm_err(-ENOSPC, ...)`.
+ * The sentence names the resource, the amount asked and available, and what
+ * to change.
+ */
+#define PSHM_ERRMSG_MAX 512   /* bytes of the per-thread message */
+int pshm_err(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Prepends context to the current message: "attach: <old message>". */
+int pshm_err_prefix(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void pshm_err_clear(void);
+/* "12.0 MiB" - human size into buf. */
+const char *pshm_fmt_size(char *buf, size_t n, uint64_t bytes);
+
+/* ------------------------------------------------------------- environment */
+
+enum { HOST_DETECT_BOOTID = 0, HOST_DETECT_HOSTNAME, HOST_DETECT_GETHOSTID };
+enum { WAIT_AUTO = 0, WAIT_SPIN, WAIT_BLOCK, WAIT_SPINBLOCK };
+enum { HUGE_NO = 0, HUGE_AUTO, HUGE_YES };
+
+/* GASNET_MAX_SEGSIZE: "<size>" or "<fraction of physical memory>", optionally
+ * "/p" (per process) or "/h" (per host, divided among the supernode). */
+typedef struct segsize_spec {
+    uint64_t bytes;    /* absolute size, or 0 when `fraction` is used */
+    double fraction;   /* 0 < fraction <= 1 of physical memory, or 0 */
+    char per;          /* 'p' per process, 'h' per host */
+} segsize_spec_t;
+
+typedef struct pshm_cfg {
+    segsize_spec_t max_segsize;  /* GASNET_MAX_SEGSIZE, default "0.85/h" */
+    uint32_t queue_depth;        /* GASNET_PSHMNET_QUEUE_DEPTH */
+    uint64_t queue_memory;       /* GASNET_PSHMNET_QUEUE_MEMORY, bytes */
+    uint32_t supernode_max;      /* GASNET_SUPERNODE_MAXSIZE, 0 = no limit */
+    int host_detect;             /* GASNET_HOST_DETECT */
+    int wait_mode;               /* GASNET_WAIT_MODE */
+    uint32_t exit_timeout_ms;    /* GASNET_EXITTIMEOUT (seconds, may be fractional) */
+    uint32_t boot_timeout_ms;    /* PSHM_BOOT_TIMEOUT (pshmrun's start-up bound), 0: none */
+    uint32_t sim_hosts;          /* PSHM_SIM_HOSTS: split this host into N (tests) */
+    char host_id[64];            /* PSHM_HOST_ID: explicit host identity, "" if unset */
+    char tmpdir[PSHM_PATH_MAX];  /* file backend: GASNET_TMPDIR, else TMPDIR, else /tmp (validated); "" otherwise */
+    int hugepages;               /* PSHM_HUGEPAGES */
+    uint64_t synergy_min;        /* PSHM_SYNERGY_MIN, UINT64_MAX when off (0) */
+    uint64_t synergy_chunk;      /* PSHM_SYNERGY_CHUNK */
+    bool huge_use;               /* set by huge_decide: huge pages are offered and asked for */
+    bool huge_advise;            /* ... and a mapping must be advised (SysV, "advise") */
+} pshm_cfg_t;
+
+/* Defaults and bounds, shared by env.c, the AM network and pshm-info. */
+#define PSHM_QUEUE_DEPTH_DEFAULT 64u
+#define PSHM_QUEUE_DEPTH_MIN 1u
+#define PSHM_QUEUE_DEPTH_MAX 65536u
+#define PSHM_QUEUE_MEMORY_DEFAULT (1ull << 20)
+#define PSHM_AM_MEDIUM_MAX 65536u
+#define PSHM_SYNERGY_MIN_DEFAULT (256ull << 10)
+#define PSHM_SYNERGY_CHUNK_DEFAULT (64ull << 10)
+#define PSHM_SYNERGY_MIN_MAX (1ull << 40)
+#define PSHM_SYNERGY_CHUNK_MIN (4ull << 10)
+#define PSHM_SYNERGY_CHUNK_MAX (1ull << 30)
+
+/* A variable pshm reads, for pshm-info (pshm_env_var) and README.PSHM. */
+typedef pshm_env_var_t env_desc_t;
+extern const env_desc_t pshm_env_vars[];  /* terminated by a NULL name */
+
+/* Reads and checks every variable; the message names the variable. */
+int env_load(pshm_cfg_t *cfg);
+/* Calls fn for each variable of the environment that looks like pshm's but
+ * is not read by it (any unknown PSHM_* or GASNET_PSHM*, and other GASNET_*
+ * within two edits of one of ours), with the nearest known name or NULL;
+ * stops at fn's first non-zero return and returns it. */
+int env_unknown_each(int (*fn)(const char *name, const char *suggest, void *arg), void *arg);
+/* PSHM_HUGEPAGES against what the system offers the backend (hugepages.c):
+ * sets huge_use and huge_advise; -EOPNOTSUPP (message set) for "yes" when
+ * huge pages are not offered. */
+int huge_decide(pshm_cfg_t *cfg);
+
+/*
+ * Strict parsers (the whole string must be used; no sign; overflow is an
+ * error). `var` names the variable or flag in the message.
+ */
+int env_parse_u64(const char *var, const char *s, uint64_t min, uint64_t max, uint64_t *out);
+/* Sizes: "4096", "64K", "512M", "2G", "1T" (powers of 1024; also KB/KiB). */
+int env_parse_size(const char *var, const char *s, uint64_t min, uint64_t max, uint64_t *out);
+int env_parse_segsize(const char *var, const char *s, segsize_spec_t *out);
+/* Seconds, fractional allowed: "2", "0.5". */
+int env_parse_seconds(const char *var, const char *s, uint32_t max_ms, uint32_t *out_ms);
+/* Seconds into milliseconds within [min_ms, max_ms]. */
+int env_parse_ms(const char *var, const char *s, uint32_t min_ms, uint32_t max_ms, uint32_t *out_ms);
+/* GASNET_EXITTIMEOUT and pshmrun's --exit-timeout: one range, one parser. */
+int env_parse_exit_timeout(const char *var, const char *s, uint32_t *out_ms);
+
+/* ------------------------------------------------------------------ cgroups */
+
+/* CPUs this process may run on: its affinity mask, lowered to what a cgroup
+ * CPU quota (v2 cpu.max, v1 cpu.cfs_quota_us, any ancestor) is worth. */
+int cgroup_usable_cpus(void);
+/* CPUs the tightest cgroup CPU quota is worth (rounded up), or 0 if none. */
+int cgroup_cpu_limit(void);
+/* The tightest memory limit of this process's cgroups (v2 memory.max, v1
+ * memory.limit_in_bytes): the bytes it may still charge, the limit and the
+ * file that sets it. Returns 1 if a limit was found, 0 if none. */
+int cgroup_mem_room(uint64_t *room, uint64_t *limit, char *where, size_t n);
+
+/* Physical memory in bytes (0 if unknown). */
+uint64_t sys_phys_mem(void);
+
+/* ------------------------------------------------------------------ job tags */
+
+/* True if `tag` is 1..PSHM_TAG_MAX chars of [a-z0-9]: the job tag that names
+ * every shared object of a job. */
+bool tag_valid(const char *tag);
+
+/* ------------------------------------------------------------------- clocks */
+
+uint64_t pshm_now_ns(void);
+
+static inline void pshm_cpu_relax(void) { cpu_relax(); }
+
+#endif /* PSHM_BASE_H */

@@ -1,0 +1,157 @@
+/*
+ * t-am-anycount: handlers registered for any argument count get every count
+ * right, on the receive path that takes them in one compare. Rank 0 sends
+ * rank 1 Shorts of 0 to 16 args (13 and more go through the pool), around
+ * the queue many times; each is checked (count and every arg) and answered
+ * with as many args, checked alike. Then each rank corrupts the meta word of
+ * messages to itself after posting them: a count whose args do not fit the
+ * slot they are said to be in (13 to 31), unknown high bits, a wrong count for an exact
+ * handler: each is dropped (EPROTO naming the handler) and runs nothing,
+ * and a good message right after still runs.
+ */
+#include "amtest.h"
+#include "amqueue/amq_internal.h"
+
+#include <errno.h>
+#include <stdio.h>
+
+enum { H_ANY = 7, H_REP = 8, H_EX = 9 };
+#define ROUNDS 300
+#define NCOUNTS (PSHM_AM_MAX_ARGS + 1)
+
+static long nreq, nrep, nex, bad;
+static unsigned last_na;
+
+static uint32_t arg_of(long k, unsigned i, uint32_t salt) { return (uint32_t)k * 131u + i + salt; }
+
+static void check(const uint32_t *a, unsigned na, long k, uint32_t salt, const char *who)
+{
+    if (na != (unsigned)(k % NCOUNTS)) {
+        fprintf(stderr, "%s %ld: %u args, expected %ld\n", who, k, na, k % NCOUNTS);
+        bad++;
+        return;
+    }
+    for (unsigned i = 0; i < na; i++)
+        if (a[i] != arg_of(k, i, salt)) {
+            fprintf(stderr, "%s %ld: arg %u is %u, expected %u\n", who, k, i, a[i],
+                    arg_of(k, i, salt));
+            bad++;
+        }
+}
+
+static void any_req(pshm_token_t *t, void *p, size_t n, const uint32_t *a, unsigned na)
+{
+    uint32_t b[PSHM_AM_MAX_ARGS];
+    last_na = na;
+    if (p != NULL || n != 0) bad++;
+    if (pshm_token_source(t) == pshm_rank(pshm_token_ctx(t))) { /* part 2: to self */
+        nreq++;
+        return;
+    }
+    check(a, na, nreq, 0, "request");
+    for (unsigned i = 0; i < na; i++) b[i] = arg_of(nreq, i, 7);
+    if (pshm_am_reply_short(t, H_REP, 0, na, b) != 0) bad++;
+    nreq++;
+}
+
+static void any_rep(pshm_token_t *t, void *p, size_t n, const uint32_t *a, unsigned na)
+{
+    (void)t, (void)p, (void)n;
+    check(a, na, nrep, 7, "reply");
+    nrep++;
+}
+
+static void ex(pshm_token_t *t, void *p, size_t n, const uint32_t *a, unsigned na)
+{
+    (void)t, (void)p, (void)n, (void)a, (void)na;
+    nex++;
+}
+
+/* The slot of the message just posted to `me`. */
+static amq_slot_t *last_slot(pshm_ctx_t *ctx, int me)
+{
+    amq_sq_t *sq = ctx->req_sq[me];
+    char *s = sq->slot == sq->end - sq->ring ? sq->end - sq->row : sq->slot - sq->row;
+    return (amq_slot_t *)s;
+}
+
+/* Posts a Short of 2 args to self for handler h, sets its meta to `meta`
+ * and polls: the handler must not run, the poll must say EPROTO. */
+static void dropped(pshm_ctx_t *ctx, int me, unsigned h, uint32_t meta, const char *what)
+{
+    uint32_t a[2] = {1, 2};
+    long req0 = nreq, ex0 = nex;
+    int rc;
+    CHECK_OK(pshm_am_request_short(ctx, me, h, 0, 2, a));
+    last_slot(ctx, me)->meta = meta;
+    rc = pshm_poll(ctx);
+    if (rc != -EPROTO || nreq != req0 || nex != ex0) {
+        fprintf(stderr, "%s (meta 0x%08x): poll returned %d (expected %d), %ld handlers ran\n",
+                what, meta, rc, -EPROTO, nreq - req0 + nex - ex0);
+        bad++;
+    } else if (!strstr(pshm_last_error(), "dropped")) {
+        fprintf(stderr, "%s: message \"%s\" does not say the message was dropped\n", what,
+                pshm_last_error());
+        bad++;
+    }
+    /* A good one right after still runs. */
+    CHECK_OK(pshm_am_request_short(ctx, me, H_ANY, 0, 2, a));
+    if (pshm_poll(ctx) != 1 || nreq != req0 + 1 || last_na != 2) {
+        fprintf(stderr, "%s: the good message after it did not run with 2 args\n", what);
+        bad++;
+    }
+}
+
+int main(int argc, char **argv)
+{
+    if (am_no_peers())
+        return T_SKIP;
+    int st = th_launch(argc, argv, 2);
+    if (st >= 0) return st;
+    pshm_ctx_t *ctx = am_setup(0, 4096);
+    pshm_handler_entry_t tab[] = {{H_ANY, any_req, PSHM_AM_ANY_NARGS},
+                                  {H_REP, any_rep, PSHM_AM_ANY_NARGS},
+                                  {H_EX, ex, 2}};
+    CHECK_OK(pshm_am_register(ctx, tab, 3));
+    CHECK_OK(pshm_barrier(ctx));
+    int me = pshm_rank(ctx);
+    const long total = (long)ROUNDS * NCOUNTS;
+
+    /* Part 1: every count, to a peer and back. */
+    if (me == 0) {
+        uint32_t a[PSHM_AM_MAX_ARGS];
+        for (long k = 0; k < total; k++) {
+            unsigned na = (unsigned)(k % NCOUNTS);
+            for (unsigned i = 0; i < na; i++) a[i] = arg_of(k, i, 0);
+            CHECK_OK(pshm_am_request_short(ctx, 1, H_ANY, 0, na, na ? a : NULL));
+        }
+        while (nrep < total && !bad)
+            CHECK(pshm_poll(ctx) >= 0);
+    } else {
+        while (nreq < total && !bad)
+            CHECK(pshm_poll(ctx) >= 0);
+    }
+    CHECK_OK(pshm_barrier(ctx));
+    printf("rank %d: %ld requests, %ld replies of 0..%d args checked\n", me, nreq, nrep,
+           PSHM_AM_MAX_ARGS);
+    if (me == 1) CHECK(nreq == total);
+    if (me == 0) CHECK(nrep == total);
+
+    /* Part 2: corrupt metas, to self. */
+    nreq = 0;
+    for (unsigned na = AMQ_BODY / 4 + 1; na <= 31; na++)
+        dropped(ctx, me, H_ANY, AMQ_META(H_ANY, na, AMQ_SHORT, 0), "any-count handler, inline count");
+    dropped(ctx, me, H_ANY, AMQ_META(H_ANY, 2, AMQ_SHORT, 0) | 1u << 31, "bit 31 set");
+    dropped(ctx, me, H_ANY, AMQ_META(H_ANY, 2, AMQ_SHORT, 0) | 1u << 20, "bit 20 set");
+    dropped(ctx, me, H_EX, AMQ_META(H_EX, 3, AMQ_SHORT, 0), "exact handler, wrong count");
+    dropped(ctx, me, H_EX, AMQ_META(H_EX, 2, AMQ_SHORT, 0) | 1u << 31, "exact handler, bit 31");
+    printf("rank %d: corrupt messages dropped, %ld good ones run after them\n", me, nreq);
+
+    CHECK_OK(pshm_barrier(ctx));
+    CHECK_OK(pshm_finalize(ctx));
+    if (bad) {
+        fprintf(stderr, "rank %d: %ld failures\n", me, bad);
+        return T_FAIL;
+    }
+    return T_PASS;
+}
