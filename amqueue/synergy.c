@@ -29,19 +29,25 @@ void (*amq_job_hook)(bool helper, uint32_t chunk);
 
 #define NEXT_MASK 0xffffffffull
 
+/* Area a: a segment (a < P) or a range (P <= a < 2P) of the supernode, in
+ * this process's view; NULL past the last one. */
+static const pshm_seginfo_t *area_info(const pshm_ctx_t *ctx, uint32_t a)
+{
+    const unsigned P = (unsigned)ctx->amq->P;
+
+    if (a < P)
+        return &ctx->seginfo[a];
+    return a < 2 * P && ctx->rangeinfo != NULL ? &ctx->rangeinfo[a - P] : NULL;
+}
+
 /* The area holding [p, + n) and the offset of p in it; false if none. */
 static bool area_of(const pshm_ctx_t *ctx, const void *p, uint64_t n, uint32_t *area,
                     uint64_t *off)
 {
-    const unsigned P = (unsigned)ctx->amq->P;
+    const pshm_seginfo_t *si;
 
-    for (unsigned a = 0; a < 2 * P; a++) {
-        const pshm_seginfo_t *si = a < P ? &ctx->seginfo[a]
-                                         : ctx->rangeinfo ? &ctx->rangeinfo[a - P] : NULL;
-        uintptr_t d;
-        if (si == NULL)
-            break;
-        d = (uintptr_t)p - (uintptr_t)si->local_base;
+    for (uint32_t a = 0; (si = area_info(ctx, a)) != NULL; a++) {
+        uintptr_t d = (uintptr_t)p - (uintptr_t)si->local_base;
         if (si->local_base != NULL && (uintptr_t)p >= (uintptr_t)si->local_base &&
             d <= si->size && n <= si->size - d) {
             *area = a;
@@ -56,18 +62,34 @@ static bool area_of(const pshm_ctx_t *ctx, const void *p, uint64_t n, uint32_t *
  * job's description is another process's word: checked before use). */
 static char *area_at(const pshm_ctx_t *ctx, uint32_t area, uint64_t off, uint64_t n)
 {
-    const unsigned P = (unsigned)ctx->amq->P;
-    const pshm_seginfo_t *si;
+    const pshm_seginfo_t *si = area_info(ctx, area);
 
-    if (area < P)
-        si = &ctx->seginfo[area];
-    else if (area < 2 * P && ctx->rangeinfo != NULL)
-        si = &ctx->rangeinfo[area - P];
-    else
-        return NULL;
-    if (si->local_base == NULL || off > si->size || n > si->size - off)
+    if (si == NULL || si->local_base == NULL || off > si->size || n > si->size - off)
         return NULL;
     return (char *)si->local_base + off;
+}
+
+/* A job's description as this process sees it (line 0 of amq_job_t, read
+ * relaxed: the caller has acquired the claim word that published it). */
+typedef struct job_view {
+    uint64_t n, chunk;
+    uint32_t nch;
+    const char *src;             /* NULL: outside every area */
+    char *dst;
+} job_view_t;
+
+static job_view_t job_read(const pshm_ctx_t *ctx, amq_job_t *j)
+{
+    job_view_t v;
+
+    v.n = atomic_load_explicit(&j->n, memory_order_relaxed);
+    v.chunk = atomic_load_explicit(&j->chunk, memory_order_relaxed);
+    v.nch = atomic_load_explicit(&j->nch, memory_order_relaxed);
+    v.src = area_at(ctx, atomic_load_explicit(&j->src_area, memory_order_relaxed),
+                    atomic_load_explicit(&j->src_off, memory_order_relaxed), v.n);
+    v.dst = area_at(ctx, atomic_load_explicit(&j->dst_area, memory_order_relaxed),
+                    atomic_load_explicit(&j->dst_off, memory_order_relaxed), v.n);
+    return v;
 }
 
 bool amq_job_open(pshm_ctx_t *ctx, int helper, void *dst, const void *src, uint64_t n,
@@ -121,13 +143,12 @@ int amq_job_run(pshm_ctx_t *ctx)
 {
     struct amq *q = ctx->amq;
     amq_job_t *j = q->job;
-    const uint64_t n = atomic_load_explicit(&j->n, memory_order_relaxed);
-    const uint64_t chunk = atomic_load_explicit(&j->chunk, memory_order_relaxed);
-    const uint32_t nch = atomic_load_explicit(&j->nch, memory_order_relaxed);
-    const char *src = area_at(ctx, atomic_load_explicit(&j->src_area, memory_order_relaxed),
-                              atomic_load_explicit(&j->src_off, memory_order_relaxed), n);
-    char *dst = area_at(ctx, atomic_load_explicit(&j->dst_area, memory_order_relaxed),
-                        atomic_load_explicit(&j->dst_off, memory_order_relaxed), n);
+    /* Our own description, written by this thread in amq_job_open. */
+    const job_view_t v = job_read(ctx, j);
+    const uint64_t n = v.n, chunk = v.chunk;
+    const uint32_t nch = v.nch;
+    const char *src = v.src;
+    char *dst = v.dst;
     uint32_t mine = 0, spins = 0;
     int rc = 0;
 
@@ -180,13 +201,8 @@ int amq_job_help(pshm_ctx_t *ctx, int owner, uint32_t meta, bool wait)
     gen = (uint32_t)(c >> 32);
     if ((gen & 0x7fffu) != meta >> 17)
         return 0; /* replaced by a later job: this one was complete */
-    n = atomic_load_explicit(&j->n, memory_order_relaxed);
-    chunk = atomic_load_explicit(&j->chunk, memory_order_relaxed);
-    nch = atomic_load_explicit(&j->nch, memory_order_relaxed);
-    src = area_at(ctx, atomic_load_explicit(&j->src_area, memory_order_relaxed),
-                  atomic_load_explicit(&j->src_off, memory_order_relaxed), n);
-    dst = area_at(ctx, atomic_load_explicit(&j->dst_area, memory_order_relaxed),
-                  atomic_load_explicit(&j->dst_off, memory_order_relaxed), n);
+    job_view_t v = job_read(ctx, j);
+    n = v.n, chunk = v.chunk, nch = v.nch, src = v.src, dst = v.dst;
     /* A description read as it changed, or not one of ours: no help (the
      * owner copies alone), and a Long still waits for the owner below. */
     if (src != NULL && dst != NULL && chunk >= PSHM_SYNERGY_CHUNK_MIN &&
