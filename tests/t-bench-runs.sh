@@ -1,0 +1,56 @@
+#!/bin/bash
+# t-bench-runs - tools/bench-runs.sh runs pshm-pingpong several times (and
+# alternately with another build under --ab), leaves out the runs it is
+# told moved, and prints per build and placement the median of the runs'
+# values, which must equal the median recomputed here from the CSV files it
+# kept; bad options exit 2 with a message. No timing is asserted.
+. "$(dirname "$0")/pingpong-lib.sh"
+S=$B/tools/bench-runs.sh
+
+run 2 "$T/n0" -- "$S" -n 0 -- --tests limits,short
+grep -q "wants a count of runs" "$T/n0.err" || bad "-n 0 not explained"
+run 2 "$T/nolim" -- "$S" -n 1 -- --tests short
+grep -q "add 'limits'" "$T/nolim.err" || bad "missing limits not explained"
+run 2 "$T/noab" -- "$S" -n 1 --ab "$T/nowhere" -- --tests limits,short
+run 2 "$T/noargs" -- "$S" -n 1
+grep -q "^usage: bench-runs.sh" "$T/noargs.err" || bad "no usage line"
+
+if [ $nopshm = 1 ]; then
+    [ $fails = 0 ] || exit 1
+    echo "skip: --disable-pshm: pshm-pingpong has no peer to measure"; exit 77
+fi
+
+# Two runs of each of two "builds" (this tree twice), alternating.
+if run 0 "$T/out" -- "$S" -n 2 --no-chrt --ab "$B" --keep "$T/k" -- --tests limits,short --quick --reps 3; then
+    for tag in this other; do
+        n=$(ls "$T/k" | grep -c "^$tag\.[12]\.csv")
+        m=$(ls "$T/k" | grep -c "^$tag\.[12]\.csv\.moved")
+        [ $((n + m)) = 2 ] || bad "$tag: $n kept + $m moved runs, expected 2 in all"
+        # Runs of short/8 printed for this build, over both placements.
+        got=$(awk -v t=$tag '$1 == t && $3 == "short" && $4 == 8 {s += $5} END {print s + 0}' "$T/out")
+        [ "$got" = "$n" ] || bad "$tag: short 8 B counted in $got run(s), $n kept"
+        [ $have_py = 1 ] && [ "$n" -gt 0 ] || continue
+        # The median over the kept runs of one placement, recomputed.
+        python3 - "$T/k" "$T/out" "$tag" <<'PY' || bad "$tag: the printed median is not the runs' median"
+import csv, glob, statistics, sys
+k, out, tag = sys.argv[1:]
+runs = {}
+for f in glob.glob(f"{k}/{tag}.*.csv"):
+    rows = {(r["test"], r["size_bytes"]): r for r in csv.DictReader(open(f))}
+    runs[f] = (float(rows[("limit-handoff", "56")]["median_us"]), float(rows[("short", "8")]["median_us"]))
+allh = [h for f in glob.glob(f"{k}/*.csv") for r in csv.DictReader(open(f)) if r["test"] == "limit-handoff" for h in [float(r["median_us"])]]
+maxh = max(allh)
+for line in open(out):
+    w = line.split()
+    if len(w) > 5 and w[0] == tag and w[2] == "short" and w[3] == "8":
+        vals = [v for h, v in runs.values() if (h < maxh / 2) == (w[1] == "shared")]
+        want = statistics.median(vals)
+        if abs(float(w[5]) - want) > 1e-3 * want:
+            print(f"FAIL: {tag} {w[1]}: printed {w[5]}, runs {vals} give {want}")
+            sys.exit(1)
+PY
+    done
+    grep -q "^# this: [0-9]* run(s) left out" "$T/out" || bad "no count of left-out runs"
+    grep -q "^build  *placement  *test" "$T/out" || bad "no table header"
+fi
+[ $fails = 0 ]
