@@ -53,6 +53,18 @@ void pshm_err_clear(void) { errmsg[0] = '\0'; }
 
 const char *pshm_last_error(void) { return errmsg; }
 
+int pshm_set_error(int err, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (fmt == NULL)
+        return pshm_err(err, "(a bootstrap callback set no text)");
+    va_start(ap, fmt);
+    vsnprintf(errmsg, sizeof errmsg, fmt, ap);
+    va_end(ap);
+    return err;
+}
+
 const char *pshm_fmt_size(char *buf, size_t n, uint64_t bytes)
 {
     return fmt_size(buf, n, bytes);

@@ -32,9 +32,11 @@ extern "C" {
 #if defined(__GNUC__)
 #define PSHM_API __attribute__((visibility("default")))
 #define PSHM_NORETURN __attribute__((noreturn))
+#define PSHM_PRINTF(f, a) __attribute__((format(printf, f, a)))
 #else
 #define PSHM_API
 #define PSHM_NORETURN
+#define PSHM_PRINTF(f, a)
 #endif
 
 typedef struct pshm_ctx pshm_ctx_t;
@@ -45,6 +47,12 @@ typedef struct pshm_ctx pshm_ctx_t;
 PSHM_API const char *pshm_strerror(int err);
 /* The calling thread's explanation of its last failed call ("" if none). */
 PSHM_API const char *pshm_last_error(void);
+/*
+ * Sets the calling thread's explanation to the formatted sentence and returns
+ * err: a bootstrap callback that fails says why in its own words, which the
+ * failing pshm call then keeps (see pshm_bootstrap_t).
+ */
+PSHM_API int pshm_set_error(int err, const char *fmt, ...) PSHM_PRINTF(2, 3);
 /* "0.1.0 (posix backend)" - version and configuration of the library. */
 PSHM_API const char *pshm_version(void);
 /*

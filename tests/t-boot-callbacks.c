@@ -85,6 +85,12 @@ static int failing_exchange(void *arg, const void *mine, size_t len, void *all)
     return -EIO;
 }
 
+static int explaining_exchange(void *arg, const void *mine, size_t len, void *all)
+{
+    (void)arg, (void)mine, (void)len, (void)all;
+    return pshm_set_error(-ENETDOWN, "the host runtime's fabric is down (port %d)", 7);
+}
+
 static int no_barrier(void *arg)
 {
     (void)arg;
@@ -134,6 +140,18 @@ static void bad_arguments(void)
     CHECK_ERR(pshm_init(&ctx, &attr), -EIO);
     CHECK(strstr(pshm_last_error(), "exchange") != NULL);
     printf("ok: a failing exchange callback gives -EIO: %s\n", pshm_last_error());
+
+    /* ... with its own words when it gives them. */
+    b = good, b.exchange = explaining_exchange;
+    attr.bootstrap = &b;
+    CHECK_ERR(pshm_init(&ctx, &attr), -ENETDOWN);
+    /* The call may name what it was doing before the callback's words. */
+    const char *words = "the host runtime's fabric is down (port 7)", *e = pshm_last_error();
+    if (strlen(e) < strlen(words) || strcmp(e + strlen(e) - strlen(words), words) != 0) {
+        printf("FAIL: the callback's words were not kept: \"%s\"\n", pshm_last_error());
+        exit(T_FAIL);
+    }
+    printf("ok: a callback's own explanation is kept: %s\n", pshm_last_error());
 }
 
 /* One rank of the embedded job. */

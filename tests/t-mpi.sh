@@ -32,4 +32,19 @@ if [ $st != 0 ] || [ "$n" != 4 ]; then
     exit 1
 fi
 echo "ok: 4 MPI ranks on 2 simulated hosts"
+
+# The bootstrap's messages with the shared library: built here against
+# libpshm.so (the tests link libpshm.a), one rank.
+mpicc=$(sed -n 's/^MPICC := //p' "$B/Makefile")
+T=${TMPDIR:-/tmp}/t-mpi.$$
+mkdir -p "$T" || exit 1
+trap 'rm -rf "$T"' EXIT
+if ! $mpicc -std=c11 -D_GNU_SOURCE -I"$B/pshm" -I"$B/pshm/mpi" -o "$T/errors-shared" \
+        "$B/tests/mpi/errors-shared.c" "$B/libpshm_mpi.a" -L"$B" -lpshm -Wl,-rpath,"$(cd "$B" && pwd)"; then
+    echo "FAIL: cannot build tests/mpi/errors-shared.c against libpshm.so"
+    exit 1
+fi
+ldd "$T/errors-shared" | grep -q "libpshm.so" || { echo "FAIL: errors-shared is not linked with libpshm.so"; exit 1; }
+if "$run" --version 2>&1 | grep -q "Open MPI"; then set -- --allow-run-as-root -np 1; else set -- -n 1; fi
+timeout -s KILL 60 "$run" "$@" "$T/errors-shared" || { echo "FAIL: errors-shared (above)"; exit 1; }
 exit 0

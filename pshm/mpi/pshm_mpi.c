@@ -1,10 +1,8 @@
 /*
  * pshm_mpi.c - the bootstrap's exchange and barrier as MPI collectives.
  *
- * Messages: pshm_err() is internal to libpshm. It is reached when the
- * application links libpshm.a; against libpshm.so it is hidden, so it is
- * declared weak and the codes alone are returned (libpshm then words a
- * sentence for a failed callback itself).
+ * Messages go through pshm_set_error(), public, so that they reach
+ * pshm_last_error() whether the application links libpshm.a or libpshm.so.
  */
 #include "pshm_mpi.h"
 
@@ -13,9 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int pshm_err(int err, const char *fmt, ...) __attribute__((weak, format(printf, 2, 3)));
-
-#define say(err, ...) (pshm_err ? pshm_err((err), __VA_ARGS__) : (err))
+#define say(err, ...) pshm_set_error((err), __VA_ARGS__)
 
 typedef struct mpi_boot {
     MPI_Comm comm;   /* private duplicate: pshm's traffic never meets the application's */
