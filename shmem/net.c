@@ -174,27 +174,6 @@ void shm_net_stop(pshm_bootstrap_t *boot)
     }
 }
 
-/* Serving others is a test of one more request, at every turn: a PE
- * waiting here answers at once. pshm (peer deaths) is polled every so many
- * turns only, or at every turn when PEs outnumber CPUs (a turn then
- * includes a yield and lasts long). */
-#define WAIT_POLL_EVERY 8
-
-void shm_net_waitall(int n, MPI_Request *reqs)
-{
-    for (unsigned i = 1;; i++) {
-        int done = 0, mrc = MPI_Testall(n, reqs, &done, MPI_STATUSES_IGNORE);
-        if (mrc != MPI_SUCCESS)
-            shm_mpi_fail("wait", "MPI_Testall", mrc);
-        if (done)
-            return;
-        shm_net_serve();
-        if (shm.crowded || i % WAIT_POLL_EVERY == 0)
-            shm_poll();
-        if (shm.crowded)
-            sched_yield();
-    }
-}
 #else
 typedef int shm_net_none; /* ISO C wants a declaration in every file */
 #endif /* PSHMEM_HAVE_MPI */

@@ -18,10 +18,11 @@
  *            keeps the order of messages between two processes on one
  *            communicator and tag, and the target serves in arrival order,
  *            so NOP's answer means all of them were applied.
- * The requester posts the reply's receive before sending, so the target's
- * 8-byte MPI_Send meets a posted receive: it never waits on the requester.
- * The target serves whenever it makes progress (every wait of the layer,
- * shm_net_waitall, shm_progress) and from the progress thread.
+ * The requester posts the reply's receive right after sending (an 8-byte
+ * reply is sent eagerly: the target never waits on the requester). The
+ * target serves whenever it makes progress (every wait of the layer,
+ * shm_net_waitall, shm_progress) and from the progress thread; a wait
+ * tests its own requests and the receive of requests in one call.
  */
 #include "shmem_internal.h"
 
@@ -30,6 +31,7 @@
 #include "net.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 
 enum { TAG_REQ = 0, TAG_REPLY = 1, ID_MASK = 16383 };  /* tags 0..16384 <= MPI_TAG_UB */
@@ -45,7 +47,8 @@ typedef struct shm_amreq {
 _Static_assert(sizeof(shm_amreq_t) == 32, "the request is 32 bytes");
 
 static MPI_Comm amo_comm = MPI_COMM_NULL;
-static MPI_Request rreq = MPI_REQUEST_NULL;   /* the posted receive of requests */
+/* The receive of requests, persistent: restarted after each one. */
+static MPI_Request rreq = MPI_REQUEST_NULL;
 static shm_amreq_t rbuf;
 static int serving;
 /* One server at a time (the application's threads, the progress thread):
@@ -56,11 +59,11 @@ static uint32_t next_id;
 static unsigned char *dirty;
 static int ndirty;
 
-static void post_recv(void)
+static void start_recv(void)
 {
-    int mrc = MPI_Irecv(&rbuf, sizeof rbuf, MPI_BYTE, MPI_ANY_SOURCE, TAG_REQ, amo_comm, &rreq);
+    int mrc = MPI_Start(&rreq);
     if (mrc != MPI_SUCCESS)
-        shm_mpi_fail("progress", "MPI_Irecv", mrc);
+        shm_mpi_fail("progress", "MPI_Start", mrc);
 }
 
 void shm_amo_init(void)
@@ -74,7 +77,10 @@ void shm_amo_init(void)
     if (dirty == NULL)
         shm_fatal("shmem_init", "out of memory for %d PEs", shm.npes);
     ndirty = 0;
-    post_recv();
+    mrc = MPI_Recv_init(&rbuf, sizeof rbuf, MPI_BYTE, MPI_ANY_SOURCE, TAG_REQ, amo_comm, &rreq);
+    if (mrc != MPI_SUCCESS)
+        shm_mpi_fail("shmem_init", "MPI_Recv_init", mrc);
+    start_recv();
     __atomic_store_n(&serving, 1, __ATOMIC_RELEASE);
 }
 
@@ -86,6 +92,7 @@ void shm_amo_fini(void)
      * cancelled, and a cancelled receive completes at once. */
     MPI_Cancel(&rreq);
     MPI_Wait(&rreq, MPI_STATUS_IGNORE);
+    MPI_Request_free(&rreq);
     pthread_mutex_unlock(&serve_lock);
     MPI_Comm_free(&amo_comm);
     free(dirty);
@@ -110,6 +117,23 @@ static uint64_t apply(const shm_amreq_t *q, int src)
     return shm_amo_apply(p, q->size, q->op, q->val, q->cond);
 }
 
+/* The request in rbuf, from src, has arrived (serve_lock held): applied
+ * and answered first, the receive restarted after, so that the requester
+ * waits for no more than the atomic and one send (a request arriving
+ * meanwhile waits in MPI's unexpected queue: rbuf is only read here). */
+static void serve_one(int src)
+{
+    uint64_t old = apply(&rbuf, src);
+    int mrc;
+
+    if (rbuf.reply) {
+        mrc = MPI_Send(&old, sizeof old, MPI_BYTE, src, TAG_REPLY + (int)rbuf.id, amo_comm);
+        if (mrc != MPI_SUCCESS)
+            shm_mpi_fail("progress", "MPI_Send", mrc);
+    }
+    start_recv();
+}
+
 /* At most this many requests per call: a flood from others does not keep
  * a PE from its own work. */
 #define SERVE_BATCH 64
@@ -120,25 +144,74 @@ void shm_net_serve(void)
         return;
     for (int i = 0; i < SERVE_BATCH && serving; i++) {
         MPI_Status st;
-        shm_amreq_t q;
-        uint64_t old;
         int done = 0, mrc = MPI_Test(&rreq, &done, &st);
 
         if (mrc != MPI_SUCCESS)
             shm_mpi_fail("progress", "MPI_Test", mrc);
         if (!done)
             break;
-        q = rbuf;
-        post_recv();
-        old = apply(&q, st.MPI_SOURCE);
-        if (q.reply) {
-            mrc = MPI_Send(&old, sizeof old, MPI_BYTE, st.MPI_SOURCE, TAG_REPLY + (int)q.id,
-                           amo_comm);
-            if (mrc != MPI_SUCCESS)
-                shm_mpi_fail("progress", "MPI_Send", mrc);
-        }
+        serve_one(st.MPI_SOURCE);
     }
     pthread_mutex_unlock(&serve_lock);
+}
+
+/* One turn of a wait that serves, for up to WAIT_MAX requests: the
+ * caller's requests and the receive of requests in one MPI_Testsome, so a
+ * turn drives MPI's progress engine once (a test of each would drive it
+ * twice, and double the time each turn takes to see a message). Returns 1
+ * when the caller's requests are all complete, -1 when this turn could not
+ * serve (another thread serves: the caller tests alone). */
+#define WAIT_MAX 4
+
+static int wait_turn(int n, MPI_Request *reqs)
+{
+    MPI_Request all[WAIT_MAX + 1];
+    MPI_Status st[WAIT_MAX + 1];
+    int idx[WAIT_MAX + 1], cnt = 0, mrc, left = 0;
+
+    if (n > WAIT_MAX || !__atomic_load_n(&serving, __ATOMIC_ACQUIRE) ||
+        pthread_mutex_trylock(&serve_lock) != 0)
+        return -1;
+    all[0] = rreq;
+    for (int i = 0; i < n; i++)
+        all[i + 1] = reqs[i];
+    mrc = MPI_Testsome(n + 1, all, &cnt, idx, st);
+    if (mrc != MPI_SUCCESS)
+        shm_mpi_fail("wait", "MPI_Testsome", mrc);
+    for (int i = 0; i < n; i++) {
+        reqs[i] = all[i + 1];
+        left += reqs[i] != MPI_REQUEST_NULL;
+    }
+    for (int k = 0; k < cnt && cnt != MPI_UNDEFINED; k++)
+        if (idx[k] == 0)
+            serve_one(st[k].MPI_SOURCE);
+    pthread_mutex_unlock(&serve_lock);
+    return left == 0;
+}
+
+/* pshm (peer deaths) is polled every so many turns only, or at every turn
+ * when PEs outnumber CPUs (a turn then includes a yield and lasts long). */
+#define WAIT_POLL_EVERY 8
+
+void shm_net_waitall(int n, MPI_Request *reqs)
+{
+    for (unsigned i = 1;; i++) {
+        int done = wait_turn(n, reqs);
+
+        if (done < 0) {
+            int mrc = MPI_Testall(n, reqs, &done, MPI_STATUSES_IGNORE);
+            if (mrc != MPI_SUCCESS)
+                shm_mpi_fail("wait", "MPI_Testall", mrc);
+            if (!done)
+                shm_net_serve();
+        }
+        if (done)
+            return;
+        if (shm.crowded || i % WAIT_POLL_EVERY == 0)
+            shm_poll();
+        if (shm.crowded)
+            sched_yield();
+    }
 }
 
 uint64_t shm_net_amo(const void *sym, int pe, int op, size_t size, uint64_t val, uint64_t cond,
@@ -153,15 +226,19 @@ uint64_t shm_net_amo(const void *sym, int pe, int op, size_t size, uint64_t val,
 
     q.area = (uint8_t)shm_net_area("atomic", sym, size, &off);
     q.off = off;
-    if (fetching) {
+    if (fetching)
         q.id = __atomic_fetch_add(&next_id, 1, __ATOMIC_RELAXED) & ID_MASK;
+    /* The request leaves first; the reply's receive is posted while it
+     * travels (the answer takes far longer than posting it, and an 8-byte
+     * reply that came earlier would wait in MPI's unexpected queue). */
+    mrc = MPI_Isend(&q, sizeof q, MPI_BYTE, pe, TAG_REQ, amo_comm, &r[0]);
+    if (mrc != MPI_SUCCESS)
+        shm_mpi_fail("atomic", "MPI_Isend", mrc);
+    if (fetching) {
         mrc = MPI_Irecv(&old, sizeof old, MPI_BYTE, pe, TAG_REPLY + (int)q.id, amo_comm, &r[1]);
         if (mrc != MPI_SUCCESS)
             shm_mpi_fail("atomic", "MPI_Irecv", mrc);
     }
-    mrc = MPI_Isend(&q, sizeof q, MPI_BYTE, pe, TAG_REQ, amo_comm, &r[0]);
-    if (mrc != MPI_SUCCESS)
-        shm_mpi_fail("atomic", "MPI_Isend", mrc);
     shm_net_waitall(fetching ? 2 : 1, r);
     if (!fetching && __atomic_exchange_n(&dirty[pe], 1, __ATOMIC_RELAXED) == 0)
         __atomic_fetch_add(&ndirty, 1, __ATOMIC_RELAXED);
