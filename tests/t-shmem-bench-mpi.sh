@@ -2,7 +2,7 @@
 # t-shmem-bench-mpi - the benchmark programs of the path between supernodes
 # build and run with their smallest options (speed is not judged here:
 # make bench-shmem-mpi does that): mpi-rma-bench builds with the MPI wrapper
-# warning-free and prints exactly its four rows (CSV and table) between two
+# warning-free and prints exactly its five rows (CSV and table) between two
 # ranks, refusing a peer outside the job; shmem-count runs each operation
 # in a split job to a PE of its supernode and to one of another, checking
 # what it left; compare-mpi.sh refuses a bad option.
@@ -16,8 +16,8 @@ if $MPICC -std=c11 -O2 -Wall -Wextra -Werror -o "$T/mpi-rma-bench" "$S/mpi-rma-b
     mrb() { timeout -k 10 60 "$MPIRUN" "${MPIOPTS[@]}" -np "$1" "$T/mpi-rma-bench" "${@:2}" >"$T/out" 2>"$T/err"; }
     if mrb 2 --csv --reps 3 --batch-us 10; then
         grep -v '^#' "$T/out" | sed 1d | cut -d, -f1-5 >"$T/rows"
-        want=$'mpi,2,put+flush,win,8\nmpi,2,get+flush,win,8\nmpi,2,fop+flush,win,8\nmpi,2,cas+flush,win,8'
-        [ "$(cat "$T/rows")" = "$want" ] && ok "mpi-rma-bench --csv: the four rows" ||
+        want=$'mpi,2,put+flush,win,8\nmpi,2,get+flush,win,8\nmpi,2,fop+flush,win,8\nmpi,2,cas+flush,win,8\nmpi,2,send+recv,win,8'
+        [ "$(cat "$T/rows")" = "$want" ] && ok "mpi-rma-bench --csv: the five rows" ||
             bad "mpi-rma-bench --csv rows: $(cat "$T/out")"
         grep -qx "impl,npes,test,target,bytes,calls_per_batch,batches,median_ns,p99_ns,median_GBps" "$T/out" &&
             ok "mpi-rma-bench --csv: shmem-bench's header" || bad "mpi-rma-bench --csv: no header"
@@ -26,7 +26,7 @@ if $MPICC -std=c11 -O2 -Wall -Wextra -Werror -o "$T/mpi-rma-bench" "$S/mpi-rma-b
     fi
     if mrb 2 --reps 3 --batch-us 10; then
         [ "$(awk '/^test +target/ { t = 1; next } t && NF == 6 { print $1 }' "$T/out" | tr '\n' ' ')" = \
-          "put+flush get+flush fop+flush cas+flush " ] && ok "mpi-rma-bench: the table" ||
+          "put+flush get+flush fop+flush cas+flush send+recv " ] && ok "mpi-rma-bench: the table" ||
             bad "mpi-rma-bench table: $(cat "$T/out")"
     else
         bad "mpi-rma-bench exited non-zero: $(cat "$T/err" "$T/out" | tail -5)"

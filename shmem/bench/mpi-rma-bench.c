@@ -8,6 +8,9 @@
  *   get+flush  MPI_Get of one long, then MPI_Win_flush   (~ shmem_long_g)
  *   fop+flush  MPI_Fetch_and_op(MPI_SUM) on a long, flush (~ fetch_add)
  *   cas+flush  MPI_Compare_and_swap on a long, flush      (~ compare_swap)
+ *   send+recv  MPI_Send of 32 bytes to the peer, MPI_Recv of its 8-byte
+ *              answer (the peer: MPI_Recv, MPI_Send): two matched messages,
+ *              the floor of an atomic shipped through MPI's two-sided calls
  *
  * The window is made as the layer makes its own: MPI_Win_create over
  * memory the process already has, passive target, MPI_Win_lock_all once.
@@ -48,6 +51,7 @@ struct row {
     const char *test;
     void (*op)(struct row *r, long n);
     long expect;            /* what the peer's word holds after the row */
+    void (*serve)(long n);  /* the peer's part, if it takes one */
 };
 
 static void die(const char *what)
@@ -102,12 +106,36 @@ static void op_cas(struct row *r, long n)
     }
 }
 
+static void op_sendrecv(struct row *r, long n)
+{
+    char req[32] = {0};
+    long old, acc = 0;
+    (void)r;
+    for (long i = 0; i < n; i++) {
+        MPI_Send(req, sizeof req, MPI_BYTE, o.peer, 1, MPI_COMM_WORLD);
+        MPI_Recv(&old, 1, MPI_LONG, o.peer, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        acc += old;
+    }
+    sink = acc;
+}
+
+static void serve_sendrecv(long n)
+{
+    char req[32];
+    for (long i = 0; i < n; i++) {
+        MPI_Recv(req, sizeof req, MPI_BYTE, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Send(&i, 1, MPI_LONG, 0, 2, MPI_COMM_WORLD);
+    }
+}
+
 static long long timed_batch(struct row *r, long n)
 {
     MPI_Barrier(MPI_COMM_WORLD);
     long long t0 = now_ns();
     if (me == 0)
         r->op(r, n);
+    else if (me == o.peer && r->serve)
+        r->serve(n);
     long long t = now_ns() - t0;
     MPI_Barrier(MPI_COMM_WORLD);
     return t;
@@ -238,10 +266,11 @@ int main(int argc, char **argv)
                    "median_ns", "p99_ns");
     }
     struct row rows[] = {
-        { "put+flush", op_put, 0 },
-        { "get+flush", op_get, 0 },
-        { "fop+flush", op_fop, 0 },
-        { "cas+flush", op_cas, 0 },
+        { "put+flush", op_put, 0, NULL },
+        { "get+flush", op_get, 0, NULL },
+        { "fop+flush", op_fop, 0, NULL },
+        { "cas+flush", op_cas, 0, NULL },
+        { "send+recv", op_sendrecv, 0, serve_sendrecv },
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         /* Each row starts from the value the previous one left. */
