@@ -11,9 +11,12 @@
  * target's displacement is the offset in the area (the same in every PE).
  * Passive target, MPI_Win_lock_all once at init. */
 extern MPI_Win shm_win[SHM_NAREAS] SHM_HIDDEN;
-/* Set when an MPI_Put or MPI_Get may not be remotely complete yet: quiet
- * then flushes the windows. */
-extern int shm_rma_pending SHM_HIDDEN;
+/* Marks shm_net_pending (a relaxed or: quiet reads it with a plain load). */
+static inline void shm_net_mark(int what)
+{
+    if ((__atomic_load_n(&shm_net_pending, __ATOMIC_RELAXED) & what) == 0)
+        __atomic_fetch_or(&shm_net_pending, what, __ATOMIC_RELAXED);
+}
 
 /* net_amo.c: the atomics' own communicator, the posted receive. */
 void shm_amo_init(void) SHM_HIDDEN;

@@ -240,21 +240,22 @@ uint64_t shm_net_amo(const void *sym, int pe, int op, size_t size, uint64_t val,
             shm_mpi_fail("atomic", "MPI_Irecv", mrc);
     }
     shm_net_waitall(fetching ? 2 : 1, r);
-    if (!fetching && __atomic_exchange_n(&dirty[pe], 1, __ATOMIC_RELAXED) == 0)
-        __atomic_fetch_add(&ndirty, 1, __ATOMIC_RELAXED);
+    if (!fetching) {
+        if (__atomic_exchange_n(&dirty[pe], 1, __ATOMIC_RELAXED) == 0)
+            __atomic_fetch_add(&ndirty, 1, __ATOMIC_RELAXED);
+        shm_net_mark(SHM_NET_AMO);
+    }
     return old;
 }
 
 void shm_net_quiet(void)
 {
-    int mrc;
+    /* Taken whole: a mark another thread sets meanwhile belongs to an
+     * operation this quiet was not ordered after, so missing it is
+     * allowed (the next quiet sees it). */
+    int mrc, what = __atomic_exchange_n(&shm_net_pending, 0, __ATOMIC_ACQ_REL);
 
-    /* A plain load first: a quiet with no MPI put or get since the last
-     * one (the common case in a split job) pays no locked exchange. A flag
-     * another thread sets meanwhile belongs to an operation this quiet was
-     * not ordered after, so missing it is allowed. */
-    if (__atomic_load_n(&shm_rma_pending, __ATOMIC_RELAXED) &&
-        __atomic_exchange_n(&shm_rma_pending, 0, __ATOMIC_ACQ_REL)) {
+    if (what & SHM_NET_RMA) {
         for (int a = 0; a < SHM_NAREAS; a++)
             if ((mrc = MPI_Win_flush_all(shm_win[a])) != MPI_SUCCESS)
                 shm_mpi_fail("shmem_quiet", "MPI_Win_flush_all", mrc);

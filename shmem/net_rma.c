@@ -16,8 +16,6 @@
 
 #include <limits.h>
 
-int shm_rma_pending;
-
 #define PIECE ((size_t)1 << 30)
 
 static void rma(const char *what, int is_put, void *buf, size_t n, int pe, int area, size_t off)
@@ -53,7 +51,7 @@ void shm_net_put(const void *sym, const void *src, size_t n, int pe, int nbi)
     int a = shm_net_area("put", sym, n, &off);
 
     rma("put", 1, (void *)src, n, pe, a, off);
-    __atomic_store_n(&shm_rma_pending, 1, __ATOMIC_RELAXED);
+    shm_net_mark(SHM_NET_RMA);
     if (!nbi)
         flush(1, pe, a);
 }
@@ -65,7 +63,7 @@ void shm_net_get(void *dst, const void *sym, size_t n, int pe, int nbi)
 
     rma("get", 0, dst, n, pe, a, off);
     if (nbi)
-        __atomic_store_n(&shm_rma_pending, 1, __ATOMIC_RELAXED);
+        shm_net_mark(SHM_NET_RMA);
     else
         flush(0, pe, a);
 }
@@ -84,7 +82,7 @@ static void strided(int is_put, char *local, const char *sym, ptrdiff_t lst, ptr
         off = (size_t)((ptrdiff_t)off + tst * (ptrdiff_t)size);
     }
     if (is_put)
-        __atomic_store_n(&shm_rma_pending, 1, __ATOMIC_RELAXED);
+        shm_net_mark(SHM_NET_RMA);
     flush(is_put, pe, a);
 }
 

@@ -28,20 +28,22 @@
 
 #include <stdatomic.h>
 
+int shm_net_pending;
+
 void shmem_fence(void)
 {
     atomic_thread_fence(memory_order_release);
 #if defined(__x86_64__) || defined(__i386__)
     __builtin_ia32_sfence();
 #endif
-    if (SHM_UNLIKELY(shm.multi))
+    if (SHM_UNLIKELY(__atomic_load_n(&shm_net_pending, __ATOMIC_RELAXED)))
         shm_net_quiet();
 }
 
 void shmem_quiet(void)
 {
     atomic_thread_fence(memory_order_seq_cst);
-    if (SHM_UNLIKELY(shm.multi))
+    if (SHM_UNLIKELY(__atomic_load_n(&shm_net_pending, __ATOMIC_RELAXED)))
         shm_net_quiet();
 }
 

@@ -263,6 +263,13 @@ enum shm_aop {
     SHM_AOP_FAND, SHM_AOP_FOR, SHM_AOP_FXOR, SHM_AOP_NOP, SHM_AOP_COUNT
 };
 
+/* What this PE issued through MPI and may not be complete yet, since the
+ * last quiet: SHM_NET_RMA (a put or get), SHM_NET_AMO (a non-fetching
+ * atomic). Always 0 in a job of one supernode and after a quiet, so that
+ * quiet's MPI part is one compare then (order.c). */
+extern int shm_net_pending SHM_HIDDEN;
+enum { SHM_NET_RMA = 1, SHM_NET_AMO = 2 };
+
 #if PSHMEM_HAVE_MPI
 /* RMA through the windows (net_rma.c). blocking put: the source may be
  * reused on return; a get's data is there on return unless nbi. */
@@ -277,7 +284,8 @@ void shm_net_iget(void *dst, const void *sym, ptrdiff_t dst_st, ptrdiff_t tst, s
  * non-fetching op (set, add...) returns once sent: quiet completes it. */
 uint64_t shm_net_amo(const void *sym, int pe, int op, size_t size, uint64_t val,
                      uint64_t cond, int fetching) SHM_HIDDEN;
-/* Remote completion of everything this PE issued through MPI (quiet). */
+/* Remote completion of everything this PE issued through MPI (quiet;
+ * called when shm_net_pending is set). */
 void shm_net_quiet(void) SHM_HIDDEN;
 /* Remote completion of the puts and gets to pe (not its atomics). */
 void shm_net_flush_pe(int pe) SHM_HIDDEN;
