@@ -158,6 +158,10 @@ END {
             (fl == "" ? "-" : fl), (fl == "" ? "-" : median(mpi[fl])),
             (x == "" ? "-" : sprintf("%.2f", x)), goal
     }
+    # The floor of a shipped atomic: two matched messages of MPI.
+    if (mpi["send+recv"] != "")
+        printf "MPI two-sided round trip (send+recv, 32 B out, 8 B back): %s ns\n",
+            median(mpi["send+recv"])
 }' "$work/all.csv"
 
 [ "$instr" = 1 ] || exit 0
