@@ -12,6 +12,8 @@ grep -q "wants a count of runs" "$T/n0.err" || bad "-n 0 not explained"
 run 2 "$T/nolim" -- "$S" -n 1 -- --tests short
 grep -q "add 'limits'" "$T/nolim.err" || bad "missing limits not explained"
 run 2 "$T/noab" -- "$S" -n 1 --ab "$T/nowhere" -- --tests limits,short
+run 2 "$T/badenv" -- "$S" -n 1 --ab-env NOVALUE -- --tests limits,short
+grep -q "wants NAME=VALUE" "$T/badenv.err" || bad "--ab-env without a value not explained"
 run 2 "$T/noargs" -- "$S" -n 1
 grep -q "^usage: bench-runs.sh" "$T/noargs.err" || bad "no usage line"
 
@@ -51,6 +53,15 @@ for line in open(out):
 PY
     done
     grep -q "^# this: [0-9]* run(s) left out" "$T/out" || bad "no count of left-out runs"
+fi
+# A setting's A/B: "other" is this build with the variable set (a bad
+# value makes pshm-pingpong fail, which must stop the sitting).
+if run 0 "$T/env" -- "$S" -n 1 --no-chrt --ab-env PSHM_SYNERGY_MIN=0 -- --tests limits,short --quick --reps 3; then
+    grep -q "other = .* with PSHM_SYNERGY_MIN=0" "$T/env" || bad "--ab-env: the header does not name the setting"
+    grep -q "^other .* short " "$T/env" || bad "--ab-env: no rows for the other run"
+fi
+if run 1 "$T/envbad" -- "$S" -n 1 --no-chrt --ab-env GASNET_PSHMNET_QUEUE_DEPTH=banana -- --tests limits,short --quick; then
+    grep -q "run 1 of .* failed" "$T/envbad.err" || bad "--ab-env: a failing run not reported"
     grep -q "^build  *placement  *test" "$T/out" || bad "no table header"
 fi
 [ $fails = 0 ]

@@ -1,12 +1,15 @@
 #!/bin/sh
 # bench-runs.sh - one sitting of pshm-pingpong runs, medians per placement.
 #
-#   tools/bench-runs.sh [-n RUNS] [--ab OTHER_BUILD] [--no-chrt] [--keep DIR] -- PINGPONG_ARGS...
+#   tools/bench-runs.sh [-n RUNS] [--ab OTHER_BUILD | --ab-env NAME=VALUE] [--no-chrt]
+#                       [--keep DIR] -- PINGPONG_ARGS...
 #
 # Runs "pshmrun -n 2 pshm-pingpong PINGPONG_ARGS --csv" RUNS times (default
 # 7), each under "chrt -f 1" when allowed (the run keeps other jobs off its
 # CPUs for its second or so). With --ab, the build in OTHER_BUILD (a built
-# tree) runs alternately with this one, so both see the same sitting.
+# tree) runs alternately with this one, so both see the same sitting; with
+# --ab-env, "other" is this build with NAME=VALUE in its environment (a
+# setting's A/B, e.g. PSHM_SYNERGY_MIN=0).
 #
 # A virtual machine may run the two CPUs on one host core (SMT siblings:
 # a cache-line hand-off of tens of ns) or on two (hundreds): every figure
@@ -20,12 +23,15 @@
 # values, the median ratio to the row's floor, and the ratios' range.
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
-runs=7 other= chrt=1 keep=
-usage() { echo "usage: bench-runs.sh [-n RUNS] [--ab OTHER_BUILD] [--no-chrt] [--keep DIR] -- PINGPONG_ARGS..." >&2; exit 2; }
+runs=7 other= otherenv= chrt=1 keep=
+usage() { echo "usage: bench-runs.sh [-n RUNS] [--ab OTHER_BUILD | --ab-env NAME=VALUE] [--no-chrt] [--keep DIR] -- PINGPONG_ARGS..." >&2; exit 2; }
 while [ $# -gt 0 ]; do
     case $1 in
     -n) [ $# -ge 2 ] || usage; runs=$2; shift 2 ;;
     --ab) [ $# -ge 2 ] || usage; other=$(cd "$2" && pwd) || exit 2; shift 2 ;;
+    --ab-env) [ $# -ge 2 ] || usage
+        case $2 in [A-Za-z_]*=*) ;; *) echo "bench-runs.sh: --ab-env wants NAME=VALUE, not '$2'" >&2; exit 2 ;; esac
+        otherenv=$2 other=$here; shift 2 ;;
     --no-chrt) chrt=0; shift ;;
     --keep) [ $# -ge 2 ] || usage; keep=$2; shift 2 ;;
     --) shift; break ;;
@@ -48,10 +54,10 @@ fi
 i=1
 while [ "$i" -le "$runs" ]; do
     for tag in this ${other:+other}; do
-        if [ "$tag" = this ]; then b=$here; else b=$other; fi
+        if [ "$tag" = this ]; then b=$here envset=; else b=$other envset=$otherenv; fi
         out="$work/$tag.$i.csv"
         if [ "$chrt" = 1 ]; then pre="chrt -f 1"; else pre=; fi
-        if ! $pre "$b/tools/pshmrun" -n 2 "$b/tools/pshm-pingpong" "$@" --csv >"$out" 2>"$work/$tag.$i.err"; then
+        if ! $pre env $envset "$b/tools/pshmrun" -n 2 "$b/tools/pshm-pingpong" "$@" --csv >"$out" 2>"$work/$tag.$i.err"; then
             echo "bench-runs.sh: run $i of $b failed:" >&2; cat "$work/$tag.$i.err" >&2; exit 1
         fi
         grep -q "placed the two CPUs differently" "$work/$tag.$i.err" && mv "$out" "$out.moved"
@@ -61,10 +67,11 @@ while [ "$i" -le "$runs" ]; do
 done
 
 echo "# bench-runs.sh: $runs run(s) per build of: pshm-pingpong $*"
-echo "# this = $here${other:+, other = $other}; $(cat /proc/loadavg | cut -d' ' -f1-3) load at the end"
+echo "# this = $here${other:+, other = $other${otherenv:+ with $otherenv}}; $(cat /proc/loadavg | cut -d' ' -f1-3) load at the end"
 for tag in this ${other:+other}; do
     moved=$(ls "$work" | grep -c "^$tag\..*\.moved$" || true)
-    echo "# $tag: $moved run(s) left out (the placement changed during the run)"
+    loaded=$(grep -l "other processes used" "$work"/$tag.*.err 2>/dev/null | wc -l)
+    echo "# $tag: $moved run(s) left out (the placement changed during the run), $loaded run(s) beside other load (kept)"
 done
 awk -F, '
 function sorted(s, a,   n, i, j, t) {
