@@ -309,13 +309,20 @@ struct pshm_token {
 };
 
 /* What poll_queue needs of an incoming queue besides its position, fixed at
- * init: its consumer line, its ring's end, its batches' token. */
+ * init: its consumer line, its ring's end, its batches' token, and the
+ * sender's pool of this network in this view (where a spilled message's
+ * chunk offset points). Four times the size of amq_rq_t, so that one shift
+ * of rq's offset finds it. */
 typedef struct amq_rqx {
     pshm_token_t tok; /* first: the batch's one pointer to it and to the rest */
     amq_ctl_t *ctl;
     char *end;
+    char *pool;
+    unsigned char pad[8];
 } amq_rqx_t;
-_Static_assert(sizeof(amq_rqx_t) == 3 * sizeof(amq_rq_t), "poll_queue finds it from rq's offset");
+#define AMQ_RQX_SCALE 4
+_Static_assert(sizeof(amq_rqx_t) == AMQ_RQX_SCALE * sizeof(amq_rq_t),
+               "poll_queue finds it from rq's offset");
 
 /* --enable-debug adds the checks that cost time on the fast path: a token
  * is used only inside its own handler (a thread-local store per handler), a
@@ -335,11 +342,15 @@ enum { AMQ_DEBUG = PSHM_DEBUG };
  *               it to AMQ_CREDIT_SELF so that the next poll serves the
  *               queues to self, which the idle scan skips (poll.c)
  *   token       debug builds: the token of the handler running, or NULL
+ *   prep_tok    the token of the reply this thread prepared and did not
+ *               commit yet, else NULL (prepare.c): the end of a batch
+ *               compares it with the batch's token, with no call
  */
 typedef struct amq_tls {
     unsigned in_handler;
     int32_t credit;
     const pshm_token_t *token;
+    const pshm_token_t *prep_tok;
 } amq_tls_t;
 extern _Thread_local amq_tls_t amq_tls __attribute__((tls_model("initial-exec")));
 #define amq_in_handler (amq_tls.in_handler)
@@ -500,6 +511,13 @@ int amq_long_target(pshm_ctx_t *ctx, const char *fn, int dlocal, const void *des
 bool amq_prepared_by_me(const amq_sq_t *sq);
 void amq_prep_stale(void);
 void amq_prep_abandon(const pshm_token_t *tok);
+/* At the end of tok's batch: gives up a reply one of its handlers
+ * prepared and did not commit (a compare when there is none). */
+static inline void amq_prep_batch_end(const pshm_token_t *tok)
+{
+    if (PSHM_UNLIKELY(amq_tls.prep_tok == tok))
+        amq_prep_abandon(tok);
+}
 
 /* Copy jobs (synergy.c). amq_job_open: whether [src, + n) -> dst can be
  * shared with supernode rank `helper` (sizes, areas, no overlap, my job

@@ -152,6 +152,7 @@ int amq_init(pshm_ctx_t *ctx, void *region, uint64_t len)
         r->who = p << 1 | n;
         q->rqx[i].ctl = (amq_ctl_t *)(q->inq + ((uint64_t)n * P + p) * AMQ_LINE);
         q->rqx[i].end = (char *)q->rqx[i].ctl + l.row + l.ring;
+        q->rqx[i].pool = (char *)region + l.off_pool + ((uint64_t)p * AMQ_NETS + n) * l.poolsz;
         q->rqx[i].tok = (pshm_token_t){ctx, &q->sq[AMQ_REP][p], ctx->nm.members[p], (int)p,
                                        (uint8_t)n, n == AMQ_REQ ? 0 : AMQ_TOK_NOREPLY};
     }

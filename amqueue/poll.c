@@ -61,7 +61,10 @@ run_other(pshm_ctx_t *ctx, pshm_token_t *tok, amq_slot_t *s, uint32_t meta)
                                 ((uint64_t)tok->src_local * AMQ_NETS + tok->net) * q->l.poolsz +
                                 off);
         data = (unsigned char *)chunk + AMQ_CHUNK_HDR;
-    }
+    } else if (cat == AMQ_MEDIUM && nbytes + PSHM_ALIGN_UP(4u * na, 8) > AMQ_BODY)
+        /* Said to be inline: the handler would read past the slot. */
+        return bad_message(ctx, tok->src, tok->net, meta, nbytes,
+                           "its payload is said to be in the slot but does not fit there");
     if (cat == AMQ_MEDIUM)
         buf = data + PSHM_ALIGN_UP(4u * na, 8) + (chunk ? AMQ_META_PAD_BYTES(meta) : 0);
     /* A copy job (synergy.c): help with it; a Long's handler runs once the
@@ -112,6 +115,44 @@ run_short_any(pshm_ctx_t *ctx, pshm_token_t *tok, amq_slot_t *s, uint32_t meta)
     return 0;
 }
 
+/* The bits of a Medium's meta word that vary for one handler: spilled, and
+ * the pad of a chunk. The rest, with the category, must be the handler's
+ * key (ctx->am_meta) for run_medium: an exact count, no other bit set. */
+#define MEDIUM_VAR (1u << 15 | 7u << 16)
+#define MEDIUM_KEY (AMQ_MEDIUM << 13)
+
+/*
+ * A Medium to a handler of an exact count (the caller matched its meta
+ * word): the payload inline, or in the sender's chunk, is found from the
+ * queue's pool (x->pool) and handed over with no other decoding. The
+ * checks are run_other's, which reports what fails.
+ */
+static int __attribute__((noinline))
+run_medium(pshm_ctx_t *ctx, amq_rqx_t *x, amq_slot_t *s, uint32_t meta)
+{
+    const uint64_t nbytes = s->nbytes, poolsz = ctx->amq->l.poolsz;
+    const unsigned na = AMQ_META_NA(meta);
+    const uint64_t argsz = PSHM_ALIGN_UP(4u * na, 8);
+    unsigned char *data = s->body, *buf;
+
+    if (AMQ_META_SP(meta)) {
+        uint64_t off, dsz = argsz + AMQ_META_PAD_BYTES(meta) + nbytes;
+        __builtin_memcpy(&off, data, 8);
+        /* dsz cannot wrap: nbytes is checked first. */
+        if (PSHM_UNLIKELY(nbytes > PSHM_AM_MEDIUM_MAX || off > poolsz ||
+                          poolsz - off < AMQ_CHUNK_HDR + dsz))
+            return run_other(ctx, &x->tok, s, meta);
+        data = (unsigned char *)x->pool + off + AMQ_CHUNK_HDR;
+        buf = data + argsz + AMQ_META_PAD_BYTES(meta);
+    } else {
+        if (PSHM_UNLIKELY(nbytes > AMQ_BODY - argsz))
+            return run_other(ctx, &x->tok, s, meta);
+        buf = data + argsz;
+    }
+    ctx->am_fn[AMQ_META_H(meta)](&x->tok, buf, (size_t)nbytes, (const uint32_t *)data, na);
+    return 0;
+}
+
 /* Slots fetched ahead of the one being handled: a stream's next slots are
  * usually written already, and fetching them while a handler runs overlaps
  * their transfers from the sender's cache instead of paying them in turn. */
@@ -152,8 +193,9 @@ static bool __attribute__((noinline)) alone(const struct amq *q, const amq_rq_t 
 static int poll_queue(pshm_ctx_t *ctx, amq_rq_t *rq, unsigned budget, unsigned max)
 {
     struct amq *q = ctx->amq;
-    /* rqx is indexed like rq, and 3 times as large: from the byte offset. */
-    amq_rqx_t *const x = (amq_rqx_t *)((char *)q->rqx + 3 * ((char *)rq - (char *)q->rq));
+    /* rqx is indexed like rq, and 4 times as large: from the byte offset. */
+    amq_rqx_t *const x =
+        (amq_rqx_t *)((char *)q->rqx + AMQ_RQX_SCALE * ((char *)rq - (char *)q->rq));
     pshm_token_t *const tok = &x->tok;
     const uint64_t row = q->l.row;
     amq_slot_t *s = atomic_load_explicit(&rq->s, memory_order_relaxed);
@@ -197,6 +239,8 @@ static int poll_queue(pshm_ctx_t *ctx, amq_rq_t *rq, unsigned budget, unsigned m
                         (((meta & ~AMQ_META_ANY_NA) ^ AMQ_META_ANY) == ctx->am_meta[h] &&
                          meta < (AMQ_BODY / 4 + 1) << 8))) /* count <= 12 */
             ctx->am_fn[h](tok, NULL, 0, (const uint32_t *)s->body, meta >> 8);
+        else if ((meta & ~MEDIUM_VAR) == (ctx->am_meta[h] | MEDIUM_KEY))
+            rc = run_medium(ctx, x, s, meta);
         else if ((meta & (3u << 13 | 1u << 15)) == 0)
             rc = run_short_any(ctx, tok, s, meta);
         else
@@ -210,7 +254,7 @@ static int poll_queue(pshm_ctx_t *ctx, amq_rq_t *rq, unsigned budget, unsigned m
             break; /* one report per call: the caller sees its message */
     }
     /* A reply a handler prepared and did not commit is given up. */
-    amq_prep_abandon(tok);
+    amq_prep_batch_end(tok);
     if (AMQ_DEBUG)
         amq_cur_token = outer_tok; /* a reply waiting for room runs reply handlers */
     amq_in_handler--;

@@ -51,6 +51,7 @@ static inline __attribute__((always_inline)) void prep_end(struct amq *q, amq_sq
         amq_avail_update(q, sq);
     prep.sq = NULL;
     prep.pool = NULL;
+    amq_tls.prep_tok = NULL;
 }
 
 /* Gives the reservation back (a failed prepare, a handler that returned
@@ -161,8 +162,10 @@ prepare(pshm_ctx_t *ctx, const char *fn, amq_sq_t *sq, pshm_token_t *tok, int ca
         prep.data = (unsigned char *)pool->base + prep.off + AMQ_CHUNK_HDR;
     }
     *buf = cat == AMQ_MEDIUM ? (void *)(prep.data + argsz + pad) : ldst;
-    if (tok != NULL)
+    if (tok != NULL) {
         tok->state = AMQ_TOK_PREPARED;
+        amq_tls.prep_tok = tok;
+    }
     (void)least;
     return 0;
 fail:

@@ -7,7 +7,9 @@
 #include "pshm.h"
 #include "tests/helpers.h"
 
+#include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 /* With --disable-pshm every process is a supernode of one, so a test of
@@ -67,6 +69,24 @@ static inline int am_count_reached(void *arg)
 {
     const volatile long *c = arg;
     return c[0] >= c[1];
+}
+
+/* Whether a poll that met a corrupt message (`what`) returned rc and ran
+ * `ran` handlers as it must: EPROTO, none, a message saying it dropped
+ * it. Says what went wrong otherwise. */
+static inline int am_dropped_ok(int rc, long ran, const char *what)
+{
+    if (rc != -EPROTO || ran != 0) {
+        fprintf(stderr, "%s: poll returned %d (expected %d), %ld handlers ran\n", what, rc,
+                -EPROTO, ran);
+        return 0;
+    }
+    if (!strstr(pshm_last_error(), "dropped")) {
+        fprintf(stderr, "%s: message \"%s\" does not say the message was dropped\n", what,
+                pshm_last_error());
+        return 0;
+    }
+    return 1;
 }
 
 #endif
