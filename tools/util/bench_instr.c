@@ -25,6 +25,10 @@
 
 #define H_IBURST 40 /* request: reply with a Short of the same 2 arguments */
 #define H_IREPLY 41 /* reply: counted */
+#define H_IPREP 42  /* request: reply with a prepared Medium of the same size */
+#define H_IPREP_REPLY 43 /* that reply: counted */
+
+#define PREP_BYTES 4096 /* the prepared Mediums' payload, in a chunk */
 
 #define BURST_N 1000 /* requests queued, then served (a queue of this depth) */
 #define PINGPONG_N 1000
@@ -51,6 +55,29 @@ static void h_ireply(pshm_token_t *tk, void *buf, size_t n, const uint32_t *args
     ic.replies++;
 }
 
+/* The prepared Medium's handlers write one byte of the payload and read
+ * one: the library's instructions are counted, not a copy's. */
+static void h_iprep(pshm_token_t *tk, void *buf, size_t n, const uint32_t *args, unsigned nargs)
+{
+    void *b;
+    size_t room;
+    int rc = pshm_am_prepare_reply_medium(tk, n, n, 0, nargs, &b, &room);
+    if (rc == 0) {
+        *(volatile unsigned char *)b = *(volatile unsigned char *)buf;
+        rc = pshm_am_commit_reply_medium(tk, H_IPREP_REPLY, n, nargs, args);
+    }
+    if (rc < 0 && !ic.hrc) ic.hrc = rc;
+    ic.served++;
+}
+
+static void h_iprep_reply(pshm_token_t *tk, void *buf, size_t n, const uint32_t *args,
+                          unsigned nargs)
+{
+    (void)tk, (void)n, (void)args, (void)nargs;
+    (void)*(volatile unsigned char *)buf;
+    ic.replies++;
+}
+
 /* ------------------------------------------------------------ the scenarios */
 
 typedef struct scenario {
@@ -67,6 +94,9 @@ static const scenario_t scenarios[] = {
     {"idle", "instr-poll-idle", "pshm_poll", NULL, BENCH_NO_SIZE, IDLE_N},
     {"pingpong", "instr-pingpong", "pshm_am_request_short,pshm_poll", NULL, 8, PINGPONG_N},
     {"wait", "instr-wait-turn", "pshm_wait_until", NULL, BENCH_NO_SIZE, WAIT_N},
+    {"pingpong-medium-prepare", "instr-pingpong-prepare",
+     "pshm_am_prepare_request_medium,pshm_am_commit_request_medium,pshm_poll", NULL, PREP_BYTES,
+     PINGPONG_N},
 };
 
 static const scenario_t *find(const char *name)
@@ -113,7 +143,7 @@ static int poll_until(uint64_t *ctr, uint64_t want)
     while (*ctr < want) {
         int rc = pshm_poll(ic.ctx);
         if (rc < 0) return call_failed("pshm_poll", rc);
-        if (ic.hrc) return call_failed("pshm_am_reply_short", ic.hrc);
+        if (ic.hrc) return call_failed("a handler's reply", ic.hrc);
         if (rc == 0) {
             fprintf(stderr, "pshm-pingpong: --instr-child: a poll found nothing with %llu of %llu "
                             "messages handled\n", (unsigned long long)*ctr, (unsigned long long)want);
@@ -132,7 +162,9 @@ static int cond_turns(void *arg)
 int bench_instr_child(pshm_ctx_t *ctx, const char *name, _Atomic uint64_t *mine,
                       _Atomic uint64_t *peers)
 {
-    static const pshm_handler_entry_t h[] = {{H_IBURST, h_iburst, 2}, {H_IREPLY, h_ireply, 2}};
+    static const pshm_handler_entry_t h[] = {{H_IBURST, h_iburst, 2}, {H_IREPLY, h_ireply, 2},
+                                             {H_IPREP, h_iprep, 0},
+                                             {H_IPREP_REPLY, h_iprep_reply, 0}};
     /* burst-any: the same handlers, registered for any count (as the
      * flood's and most benchmarks' are) */
     static const pshm_handler_entry_t hany[] = {{H_IBURST, h_iburst, PSHM_AM_ANY_NARGS},
@@ -142,7 +174,8 @@ int bench_instr_child(pshm_ctx_t *ctx, const char *name, _Atomic uint64_t *mine,
     uint32_t a[2] = {1, 2};
 
     ic.ctx = ctx;
-    rc = pshm_am_register(ctx, strcmp(s->name, "burst-any") == 0 ? hany : h, 2);
+    rc = strcmp(s->name, "burst-any") == 0 ? pshm_am_register(ctx, hany, 2)
+                                           : pshm_am_register(ctx, h, 4);
     if (rc < 0) return call_failed("pshm_am_register", rc);
     if ((rc = pshm_barrier(ctx)) < 0) return call_failed("pshm_barrier", rc);
     if (strncmp(s->name, "burst", 5) == 0) {
@@ -163,6 +196,26 @@ int bench_instr_child(pshm_ctx_t *ctx, const char *name, _Atomic uint64_t *mine,
             if (me == 0) {
                 if ((rc = pshm_am_request_short(ctx, 1, H_IBURST, 0, 2, a)) < 0)
                     return call_failed("pshm_am_request_short", rc);
+                tell(peers, i);
+                if (await(mine, i) < 0 || poll_until(&ic.replies, i)) return 1;
+            } else {
+                if (await(mine, i) < 0 || poll_until(&ic.served, i)) return 1;
+                tell(peers, i);
+            }
+        }
+    } else if (strcmp(s->name, "pingpong-medium-prepare") == 0) {
+        /* As pingpong, a prepared Medium each way (the requester writes
+         * one byte of its payload). */
+        for (uint64_t i = 1; i <= PINGPONG_N; i++) {
+            if (me == 0) {
+                void *b;
+                size_t room;
+                if ((rc = pshm_am_prepare_request_medium(ctx, 1, PREP_BYTES, PREP_BYTES, 0, 0, &b,
+                                                         &room)) < 0)
+                    return call_failed("pshm_am_prepare_request_medium", rc);
+                *(unsigned char *)b = (unsigned char)i;
+                if ((rc = pshm_am_commit_request_medium(ctx, H_IPREP, PREP_BYTES, 0, NULL)) < 0)
+                    return call_failed("pshm_am_commit_request_medium", rc);
                 tell(peers, i);
                 if (await(mine, i) < 0 || poll_until(&ic.replies, i)) return 1;
             } else {

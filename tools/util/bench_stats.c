@@ -97,6 +97,8 @@ static const char *title_of(const char *test)
         {"instr-pingpong", "Instructions per ping-pong round trip of Shorts with 2 args, every poll "
                            "finding its message"},
         {"instr-wait-turn", "Instructions per turn of pshm_wait_until's loop with nothing arriving"},
+        {"instr-pingpong-prepare", "Instructions per ping-pong round trip of 4 KiB Mediums through "
+                                   "prepare/commit, every poll finding its message"},
     };
     for (size_t i = 0; i < ARRAY_LEN(t); i++)
         if (strcmp(test, t[i].test) == 0) return t[i].title;
