@@ -10,7 +10,7 @@
  * and a good message right after still runs.
  */
 #include "amtest.h"
-#include "amqueue/amq_internal.h"
+#include "amslot.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -67,14 +67,6 @@ static void ex(pshm_token_t *t, void *p, size_t n, const uint32_t *a, unsigned n
     nex++;
 }
 
-/* The slot of the message just posted to `me`. */
-static amq_slot_t *last_slot(pshm_ctx_t *ctx, int me)
-{
-    amq_sq_t *sq = ctx->req_sq[me];
-    char *s = sq->slot == sq->end - sq->ring ? sq->end - sq->row : sq->slot - sq->row;
-    return (amq_slot_t *)s;
-}
-
 /* Posts a Short of 2 args to self for handler h, sets its meta to `meta`
  * and polls: the handler must not run, the poll must say EPROTO. */
 static void dropped(pshm_ctx_t *ctx, int me, unsigned h, uint32_t meta, const char *what)
@@ -83,7 +75,7 @@ static void dropped(pshm_ctx_t *ctx, int me, unsigned h, uint32_t meta, const ch
     long req0 = nreq, ex0 = nex;
     int rc;
     CHECK_OK(pshm_am_request_short(ctx, me, h, 0, 2, a));
-    last_slot(ctx, me)->meta = meta;
+    am_last_slot(ctx, me)->meta = meta;
     rc = pshm_poll(ctx);
     if (!am_dropped_ok(rc, nreq - req0 + nex - ex0, what)) {
         fprintf(stderr, "    (meta 0x%08x)\n", meta);

@@ -11,7 +11,7 @@
  * still runs.
  */
 #include "amtest.h"
-#include "amqueue/amq_internal.h"
+#include "amslot.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -75,14 +75,6 @@ static void rep(pshm_token_t *t, void *p, size_t n, const uint32_t *a, unsigned 
     nrep++;
 }
 
-/* The slot of the message just posted to `me`. */
-static amq_slot_t *last_slot(pshm_ctx_t *ctx, int me)
-{
-    amq_sq_t *sq = ctx->req_sq[me];
-    char *s = sq->slot == sq->end - sq->ring ? sq->end - sq->row : sq->slot - sq->row;
-    return (amq_slot_t *)s;
-}
-
 /* Posts a Medium of n bytes to self for handler h, sets its size to
  * `nbytes` (and its chunk offset to `off` if set_off) and polls: the handler must not run, the poll must say EPROTO. */
 static void dropped(pshm_ctx_t *ctx, int me, unsigned h, size_t n, uint64_t nbytes, int set_off,
@@ -94,7 +86,7 @@ static void dropped(pshm_ctx_t *ctx, int me, unsigned h, size_t n, uint64_t nbyt
     amq_slot_t *s;
     int rc;
     CHECK_OK(pshm_am_request_medium(ctx, me, h, buf, n, 0, 2, a));
-    s = last_slot(ctx, me);
+    s = am_last_slot(ctx, me);
     if (AMQ_META_CAT(s->meta) != AMQ_MEDIUM || AMQ_META_SP(s->meta) != (n > INLINE_MAX)) {
         fprintf(stderr, "%s: the slot holds meta 0x%08x, not a Medium %s\n", what, s->meta,
                 n > INLINE_MAX ? "in a chunk" : "inline");
