@@ -45,7 +45,7 @@ maxh = max(allh)
 for line in open(out):
     w = line.split()
     if len(w) > 5 and w[0] == tag and w[2] == "short" and w[3] == "8":
-        vals = [v for h, v in runs.values() if (h < maxh / 2) == (w[1] == "shared")]
+        vals = [v for h, v in runs.values() if (h < maxh / 2) == (w[1] == "fast")]
         want = statistics.median(vals)
         if abs(float(w[5]) - want) > 1e-3 * want:
             print(f"FAIL: {tag} {w[1]}: printed {w[5]}, runs {vals} give {want}")

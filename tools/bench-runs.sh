@@ -14,8 +14,11 @@
 # A virtual machine may run the two CPUs on one host core (SMT siblings:
 # a cache-line hand-off of tens of ns) or on two (hundreds): every figure
 # changes with it, so runs are grouped by placement, judged within the
-# sitting: a run whose hand-off is under half the slowest run's is "shared"
-# (one core), otherwise "distinct". A run during which the placement
+# sitting: a run whose hand-off is under half the slowest run's is "fast"
+# (the host ran both CPUs on one core), the others "slow"; each group's
+# limit-handoff row gives its hand-off (tens of ns: one core; hundreds:
+# two), so a sitting spent wholly on one core shows only "slow" runs of a
+# fast hand-off. A run during which the placement
 # changed (the benchmark says so) is left out and counted. PINGPONG_ARGS
 # must include the limits (--tests limits,...).
 #
@@ -91,14 +94,15 @@ $1 == "limit-handoff" { handoff[run] = $4; if ($4 + 0 > maxh) maxh = $4 + 0 }
     ratio[run, pair] = $14
 }
 END {
+    print "# placement: fast = a hand-off under half the slowest run'"'"'s (one host core), slow = the others"
     printf "%-6s %-9s %-16s %8s %5s %11s %-7s %7s %12s\n", "build", "placement", "test", "size",
         "runs", "median", "unit", "ratio", "ratio range"
-    nb = split("this other", builds, " "); split("distinct shared", places, " ")
+    nb = split("this other", builds, " "); split("slow fast", places, " ")
     for (b = 1; b <= nb; b++) for (p = 1; p <= 2; p++) for (i = 1; i <= np; i++) {
         vs = rs = ""; n = 0
         for (run in runs) {
             if (runs[run] != builds[b] || !((run, pairs[i]) in val)) continue
-            if ((handoff[run] + 0 < maxh / 2 ? "shared" : "distinct") != places[p]) continue
+            if ((handoff[run] + 0 < maxh / 2 ? "fast" : "slow") != places[p]) continue
             vs = vs " " val[run, pairs[i]]; n++
             if (ratio[run, pairs[i]] != "") rs = rs " " ratio[run, pairs[i]]
         }
