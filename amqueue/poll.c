@@ -145,7 +145,9 @@ run_medium(pshm_ctx_t *ctx, amq_rqx_t *x, amq_slot_t *s, uint32_t meta)
         data = (unsigned char *)x->pool + off + AMQ_CHUNK_HDR;
         buf = data + argsz + AMQ_META_PAD_BYTES(meta);
     } else {
-        if (PSHM_UNLIKELY(nbytes > AMQ_BODY - argsz))
+        /* argsz first: 13 or more args do not fit the body, and the
+         * subtraction would wrap. */
+        if (PSHM_UNLIKELY(argsz > AMQ_BODY || nbytes > AMQ_BODY - argsz))
             return run_other(ctx, &x->tok, s, meta);
         buf = data + argsz;
     }

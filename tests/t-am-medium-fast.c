@@ -6,8 +6,9 @@
  * args, every byte) and answered by a prepared Medium, checked alike. Then
  * each rank corrupts Mediums to itself after posting them: an inline
  * payload larger than the slot holds, a chunk offset outside the sender's
- * pool or whose chunk runs past its end, a size above the Medium maximum;
- * each is dropped (EPROTO) and runs nothing, and a good message right after
+ * pool or whose chunk runs past its end, a size above the Medium maximum,
+ * an inline Medium whose meta claims 16 args (more than the slot holds) for
+ * a handler of 16; each is dropped (EPROTO) and runs nothing, and a good message right after
  * still runs.
  */
 #include "amtest.h"
@@ -17,7 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-enum { H_EX = 7, H_ANY = 8, H_REP = 9 };
+enum { H_EX = 7, H_ANY = 8, H_REP = 9, H_16 = 10 };
 #define INLINE_MAX (AMQ_BODY - 8) /* 2 args, padded to 8, then the payload */
 
 static const size_t sizes[] = {0, 1, 7, INLINE_MAX - 1, INLINE_MAX, INLINE_MAX + 1, 100, 4096,
@@ -113,8 +114,8 @@ int main(int argc, char **argv)
     if (st >= 0) return st;
     pshm_ctx_t *ctx = am_setup(0, 4096);
     pshm_handler_entry_t tab[] = {{H_EX, req, 2}, {H_ANY, req, PSHM_AM_ANY_NARGS},
-                                  {H_REP, rep, 2}};
-    CHECK_OK(pshm_am_register(ctx, tab, 3));
+                                  {H_REP, rep, 2}, {H_16, req, 16}};
+    CHECK_OK(pshm_am_register(ctx, tab, 4));
     CHECK_OK(pshm_barrier(ctx));
     int me = pshm_rank(ctx);
     const long total = (long)ROUNDS * NSIZES;
@@ -160,6 +161,19 @@ int main(int argc, char **argv)
         dropped(ctx, me, h, 4096, 4096, 1, poolsz + AMQ_LINE, "chunk offset past the pool");
         dropped(ctx, me, h, 4096, 4096, 1, poolsz - 4096, "chunk running past the pool's end");
         dropped(ctx, me, h, 4096, 4096, 1, UINT64_MAX - 63, "chunk offset near 2^64");
+    }
+    /* Args and payload said to be inline, to a handler of that exact count
+     * (the one-compare path): 64 bytes of args do not fit the slot. */
+    {
+        static unsigned char b8[8];
+        uint32_t a[2] = {1, 2};
+        long req0 = nreq;
+        CHECK_OK(pshm_am_request_medium(ctx, me, H_EX, b8, 8, 0, 2, a));
+        amq_slot_t *s = am_last_slot(ctx, me);
+        s->meta = (s->meta & ~0x1fffu) | H_16 | 16u << 8; /* handler, nargs */
+        int rc = pshm_poll(ctx);
+        if (!am_dropped_ok(rc, nreq - req0, "inline Medium claiming 16 args"))
+            bad++;
     }
     printf("rank %d: corrupt Mediums dropped, %ld good ones run after them\n", me, nreq);
 
