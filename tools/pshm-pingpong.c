@@ -237,11 +237,15 @@ static void h_ping_medium(pshm_token_t *tk, void *buf, size_t n, const uint32_t 
     g.count++;
 }
 
-/* Replies from where the payload landed, into the requester's data area. */
+/* Replies with a Long of the same size from this process's own data, into
+ * the requester's data area, as the put ping-pong and the copy-and-flag
+ * floor move it. (Echoing the payload that just landed would read every
+ * line from the requester's cache first: on two cores that read costs more
+ * than the copy.) */
 static void h_ping_long(pshm_token_t *tk, void *buf, size_t n, const uint32_t *args, unsigned nargs)
 {
-    (void)args, (void)nargs;
-    int rc = pshm_am_reply_long(tk, H_PONG, buf, n, g.peer_data, 0, 0, NULL);
+    (void)buf, (void)args, (void)nargs;
+    int rc = pshm_am_reply_long(tk, H_PONG, g.p.src, n, g.peer_data, 0, 0, NULL);
     if (rc < 0 && !g.hrc) g.hrc = rc;
     g.count++;
 }
@@ -257,12 +261,12 @@ static void h_ping_medium_prep(pshm_token_t *tk, void *buf, size_t n, const uint
     g.count++;
 }
 
-/* As h_ping_long: the payload that landed, written into the requester's data area. */
+/* As h_ping_long, through prepare/commit. */
 static void h_ping_long_prep(pshm_token_t *tk, void *buf, size_t n, const uint32_t *args,
                              unsigned nargs)
 {
-    (void)args, (void)nargs;
-    int rc = reply_prepared(tk, H_PONG, buf, n, g.peer_data);
+    (void)buf, (void)args, (void)nargs;
+    int rc = reply_prepared(tk, H_PONG, g.p.src, n, g.peer_data);
     if (rc < 0 && !g.hrc) g.hrc = rc;
     g.count++;
 }
@@ -426,12 +430,9 @@ static void check_after(const char *test, size_t size, int rep)
     } else if (g.p.me == 1) { /* long, put: rank 0's payload landed in my data area */
         note_mismatch(bench_pattern_check(g.my_data, size, seed_of(0)),
                       "the data rank 0 moved into rank 1's segment");
-    } else if (is_long_pingpong(test)) { /* the reply echoed it back */
-        note_mismatch(bench_pattern_check(g.my_data, size, seed_of(0)),
-                      "the Long payload rank 1 echoed");
-    } else if (!strcmp(test, "put")) {
+    } else if (is_long_pingpong(test) || !strcmp(test, "put")) {
         note_mismatch(bench_pattern_check(g.my_data, size, seed_of(1)),
-                      "the data rank 1 put into rank 0's segment");
+                      "the data rank 1 moved into rank 0's segment");
     }
     if (chk.bad.bad) check_failed(chk.bad, chk.what);
 }
