@@ -13,6 +13,7 @@
 #include "pshm/launch.h"
 #include "common/misc.h"
 
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -126,6 +127,23 @@ int env_parse_exit_timeout(const char *var, const char *s, uint32_t *out_ms);
 /* CPUs this process may run on: its affinity mask, lowered to what a cgroup
  * CPU quota (v2 cpu.max, v1 cpu.cfs_quota_us, any ancestor) is worth. */
 int cgroup_usable_cpus(void);
+/* A process's affinity mask as its host-mates see it (exchanged at init, so
+ * that each counts the processes it shares CPUs with): 64 bytes. Equal
+ * masks have equal hashes and counts; masks whose folds (bit c % 384 for
+ * CPU c) do not meet have no CPU in common. */
+#define CPU_FOLD_BITS 384
+typedef struct cpu_summary {
+    uint64_t hash;               /* FNV-1a of the mask's CPU numbers */
+    uint32_t count;              /* CPUs in the mask; 0: could not be read */
+    uint32_t reserved;
+    uint64_t fold[CPU_FOLD_BITS / 64];
+} cpu_summary_t;
+void cpu_summary_self(cpu_summary_t *s);
+/* The same of a given set (sz bytes, CPUs 0 .. ncpu - 1). */
+void cpu_summary_of(const cpu_set_t *set, size_t sz, size_t ncpu, cpu_summary_t *s);
+/* Whether two processes may share a CPU: true unless the masks are known
+ * disjoint (a mask not read shares every CPU). */
+bool cpu_summary_overlap(const cpu_summary_t *a, const cpu_summary_t *b);
 /* CPUs the tightest cgroup CPU quota is worth (rounded up), or 0 if none. */
 int cgroup_cpu_limit(void);
 /* The tightest memory limit of this process's cgroups (v2 memory.max, v1

@@ -144,22 +144,35 @@ int cgroup_cpu_limit(void)
     return best;
 }
 
+/* The affinity mask, in a set large enough for any machine; NULL if it
+ * cannot be read. *sz is the set's size for the CPU_*_S macros. */
+static cpu_set_t *affinity_mask(size_t *sz, size_t *ncpu)
+{
+    for (size_t n = 1024; n <= (1u << 20); n *= 4) {
+        cpu_set_t *set = CPU_ALLOC(n);
+        if (set == NULL)
+            return NULL;
+        *sz = CPU_ALLOC_SIZE(n);
+        *ncpu = n;
+        CPU_ZERO_S(*sz, set);
+        if (sched_getaffinity(0, *sz, set) == 0 && CPU_COUNT_S(*sz, set) > 0)
+            return set;
+        CPU_FREE(set);
+        if (errno != EINVAL)
+            return NULL;
+    }
+    return NULL;
+}
+
 int cgroup_usable_cpus(void)
 {
+    size_t sz, ncpu;
+    cpu_set_t *set = affinity_mask(&sz, &ncpu);
     int n = 0, q;
 
-    /* The affinity mask, in a set large enough for any machine. */
-    for (size_t ncpu = 1024; ncpu <= (1u << 20) && n == 0; ncpu *= 4) {
-        cpu_set_t *set = CPU_ALLOC(ncpu);
-        size_t sz = CPU_ALLOC_SIZE(ncpu);
-        if (set == NULL)
-            break;
-        CPU_ZERO_S(sz, set);
-        if (sched_getaffinity(0, sz, set) == 0)
-            n = CPU_COUNT_S(sz, set);
+    if (set != NULL) {
+        n = CPU_COUNT_S(sz, set);
         CPU_FREE(set);
-        if (n == 0 && errno != EINVAL)
-            break;
     }
     if (n <= 0) {
         long on = sysconf(_SC_NPROCESSORS_ONLN);
@@ -167,6 +180,50 @@ int cgroup_usable_cpus(void)
     }
     q = cgroup_cpu_limit();
     return q > 0 && q < n ? q : n;
+}
+
+void cpu_summary_of(const cpu_set_t *set, size_t sz, size_t ncpu, cpu_summary_t *s)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+
+    memset(s, 0, sizeof *s);
+    for (size_t c = 0; c < ncpu; c++) {
+        if (!CPU_ISSET_S(c, sz, set))
+            continue;
+        s->count++;
+        s->fold[(c % CPU_FOLD_BITS) / 64] |= 1ull << (c % 64);
+        /* FNV-1a over the CPU numbers: equal masks, equal hashes. */
+        for (int b = 0; b < 32; b += 8) {
+            h ^= (uint64_t)((c >> b) & 0xff);
+            h *= 0x100000001b3ull;
+        }
+    }
+    s->hash = h;
+}
+
+void cpu_summary_self(cpu_summary_t *s)
+{
+    size_t sz, ncpu;
+    cpu_set_t *set = affinity_mask(&sz, &ncpu);
+
+    memset(s, 0, sizeof *s);
+    if (set == NULL)
+        return; /* count 0: taken as sharing every CPU */
+    cpu_summary_of(set, sz, ncpu, s);
+    CPU_FREE(set);
+}
+
+bool cpu_summary_overlap(const cpu_summary_t *a, const cpu_summary_t *b)
+{
+    if (a->count == 0 || b->count == 0 || (a->hash == b->hash && a->count == b->count))
+        return true;
+    /* Disjoint folds: no CPU in common. Folds that meet may still be
+     * disjoint masks (CPUs c and c + 384): counted as sharing, which only
+     * makes a wait yield where it could spin. */
+    for (size_t i = 0; i < PSHM_ARRAY_LEN(a->fold); i++)
+        if (a->fold[i] & b->fold[i])
+            return true;
+    return false;
 }
 
 int cgroup_mem_room(uint64_t *room, uint64_t *limit, char *where, size_t n)

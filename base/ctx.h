@@ -61,7 +61,8 @@ struct pshm_ctx {
     int *peer_pidfd;             /* -1 for me, or when pidfd_open is missing */
     uint64_t next_live_check_ns; /* wait loops check at most every ~1 ms */
     int ncores;                  /* CPUs usable: affinity mask and cgroup quota */
-    bool oversubscribed;         /* more supernode processes than usable CPUs */
+    int cpu_sharers;             /* this host's processes whose masks meet mine, me too */
+    bool oversubscribed;         /* more of them than usable CPUs: waits yield */
     /* The supernode's control line in the shared region while attached
      * (NULL before): the abort word. */
     pshm_control_t *control;

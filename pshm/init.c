@@ -47,25 +47,51 @@ typedef struct ctx_block {
     seg_obj_t region;
 } ctx_block_t;
 
-/* Exchanges host identities through the bootstrap and computes the map. */
-static int map_build(nodemap_t *nm, boot_t *b, const pshm_cfg_t *cfg)
+/* What each rank tells the others at init: its host and its CPUs. */
+typedef struct host_rec {
+    nodemap_hostid_t id;
+    cpu_summary_t cpus;
+} host_rec_t;
+
+/*
+ * Exchanges host identities and affinity masks through the bootstrap,
+ * computes the map, and counts the processes of this host that may share a
+ * CPU with this one, itself included (*sharers): the host's, not only the
+ * supernode's, since every supernode of the host competes for its CPUs, and
+ * only those whose masks meet this one's (ranks bound each to a core of
+ * its own, as mpirun and batch systems bind them, share nothing).
+ */
+static int map_build(nodemap_t *nm, boot_t *b, const pshm_cfg_t *cfg, int *sharers)
 {
-    nodemap_hostid_t mine, *all;
+    host_rec_t mine, *all;
+    nodemap_hostid_t *ids;
     int rc;
 
     memset(nm, 0, sizeof *nm);
-    rc = nodemap_hostid(cfg, b->rank, &mine);
+    memset(&mine, 0, sizeof mine);
+    rc = nodemap_hostid(cfg, b->rank, &mine.id);
     if (rc < 0)
         return rc;
-    all = malloc((size_t)b->size * sizeof *all);
+    cpu_summary_self(&mine.cpus);
+    all = malloc((size_t)b->size * (sizeof *all + sizeof *ids));
     if (all == NULL)
         return pshm_err(-ENOMEM, "nodemap: cannot allocate %zu bytes for the host "
-                        "identities of %d ranks", (size_t)b->size * sizeof *all, b->size);
+                        "identities of %d ranks",
+                        (size_t)b->size * (sizeof *all + sizeof *ids), b->size);
+    ids = (nodemap_hostid_t *)(all + b->size);
     rc = boot_exchange(b, &mine, sizeof mine, all);
-    if (rc < 0)
+    if (rc < 0) {
         pshm_err_prefix(rc, "exchanging host identities");
-    else
-        rc = nodemap_compute(nm, all, b->size, b->rank, cfg->supernode_max);
+    } else {
+        *sharers = 0;
+        for (int r = 0; r < b->size; r++) {
+            ids[r] = all[r].id;
+            if (memcmp(&all[r].id, &mine.id, sizeof mine.id) == 0 &&
+                cpu_summary_overlap(&all[r].cpus, &mine.cpus))
+                ++*sharers;
+        }
+        rc = nodemap_compute(nm, ids, b->size, b->rank, cfg->supernode_max);
+    }
     free(all);
     return rc;
 }
@@ -115,16 +141,17 @@ int pshm_init(pshm_ctx_t **out, const pshm_init_attr_t *attr)
 #if PSHM_BACKEND_NONE
     ctx->cfg.supernode_max = 1; /* --disable-pshm: every process is a supernode of one */
 #endif
-    rc = map_build(&ctx->nm, ctx->boot, &ctx->cfg);
+    rc = map_build(&ctx->nm, ctx->boot, &ctx->cfg, &ctx->cpu_sharers);
     if (rc < 0)
         goto fail_boot;
     rc = ns_check(ctx);
     if (rc < 0)
         goto fail_nodemap;
     /* Not the online CPUs: a process pinned to one (taskset) or held to a
-     * quota has only those, and spinning there starves the peer it waits for. */
+     * quota has only those, and spinning there starves the peer it waits for
+     * when more of the host's processes may run on them. */
     ctx->ncores = cgroup_usable_cpus();
-    ctx->oversubscribed = ctx->nm.node_size > ctx->ncores;
+    ctx->oversubscribed = ctx->cpu_sharers > ctx->ncores;
     ctx->state = CTX_INIT;
     memset(ctx->am_nargs, AMQ_NARGS_NONE, sizeof ctx->am_nargs);
     memset(ctx->am_meta, 0xff, sizeof ctx->am_meta);

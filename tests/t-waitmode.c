@@ -9,6 +9,10 @@
  * that of the affinity mask. With a cgroup v1 CPU quota of one CPU (root,
  * where the cpu controller is mounted; else that part is skipped), the
  * count is 1 as well.
+ * Whether a wait yields is judged over the host, not the supernode, and
+ * over the processes whose masks meet: each bound to a CPU of its own (as
+ * mpirun and batch systems bind ranks) spins; two supernodes of one
+ * process each, pinned to one CPU, yield.
  */
 #include "internal.h"
 #include "tests/amtest.h"
@@ -52,14 +56,26 @@ static int worker(void)
 {
     static const pshm_handler_entry_t h[] = { { H_PING, on_ping, 0 }, { H_PONG, on_pong, 0 } };
     static uint64_t rt[ROUNDS];
-    int want = atoi(getenv("T_WANT_CPUS")), rank;
+    int want = atoi(getenv("T_WANT_CPUS")), over = atoi(getenv("T_WANT_OVER")), rank;
     pshm_ctx_t *ctx;
 
+    if (getenv("T_PIN_OWN") != NULL) {
+        /* The rank-th CPU of the mask, before init, as a launcher binds. */
+        cpu_set_t all, one;
+        int k = atoi(getenv("PSHM_RANK"));
+        CHECK(sched_getaffinity(0, sizeof all, &all) == 0);
+        CPU_ZERO(&one);
+        for (int c = 0; c < CPU_SETSIZE; c++)
+            if (CPU_ISSET(c, &all) && k-- == 0)
+                CPU_SET(c, &one);
+        CHECK(CPU_COUNT(&one) == 1 && sched_setaffinity(0, sizeof one, &one) == 0);
+    }
     CHECK_OK(pshm_init(&ctx, NULL));
     rank = pshm_rank(ctx);
-    if (ctx->ncores != want || ctx->oversubscribed != (pshm_node_size(ctx) > want)) {
-        printf("FAIL rank %d: counted %d usable CPUs (oversubscribed %d), expected %d\n", rank,
-               ctx->ncores, ctx->oversubscribed, want);
+    if (ctx->ncores != want || ctx->oversubscribed != over) {
+        printf("FAIL rank %d: counted %d usable CPUs, %d process(es) sharing them "
+               "(oversubscribed %d), expected %d CPU(s), oversubscribed %d\n", rank, ctx->ncores,
+               ctx->cpu_sharers, ctx->oversubscribed, want, over);
         return T_FAIL;
     }
     CHECK_OK(pshm_am_register(ctx, h, 2));
@@ -86,14 +102,17 @@ static int worker(void)
     return T_PASS;
 }
 
-static int launch(int argc, char **argv, int want, const char *what)
+/* Two processes; each must count `want` usable CPUs and judge itself
+ * oversubscribed or not (`over`). */
+static int launch(int argc, char **argv, int want, int over, const char *what)
 {
     char w[16];
     snprintf(w, sizeof w, "%d", want);
     setenv("T_WANT_CPUS", w, 1);
+    setenv("T_WANT_OVER", over ? "1" : "0", 1);
     int rc = th_launch(argc, argv, 2);
-    printf("%s: %s (expected %d usable CPU%s)\n", what, rc == 0 ? "ok" : "FAIL", want,
-           want == 1 ? "" : "s");
+    printf("%s: %s (expected %d usable CPU%s, %s)\n", what, rc == 0 ? "ok" : "FAIL", want,
+           want == 1 ? "" : "s", over ? "yielding" : "spinning");
     return rc == 0 ? 0 : 1;
 }
 
@@ -137,7 +156,7 @@ static int quota_case(int argc, char **argv)
         snprintf(pid, sizeof pid, "%d", (int)getpid());
         CHECK(write_str(path, pid) == 0);
         unsetenv("T_ROUNDTRIP");
-        int r = launch(argc, argv, 1, "cgroup CPU quota of 1 CPU");
+        int r = launch(argc, argv, 1, 1, "cgroup CPU quota of 1 CPU");
         fflush(NULL);
         _exit(r);
     }
@@ -149,6 +168,58 @@ static int quota_case(int argc, char **argv)
     return fails;
 }
 
+/* The summary of a set of CPUs given by number, -1 ended. */
+static cpu_summary_t summary(const int *cpus)
+{
+    enum { NCPU = 4096 };
+    cpu_set_t *set = CPU_ALLOC(NCPU);
+    size_t sz = CPU_ALLOC_SIZE(NCPU);
+    cpu_summary_t s;
+
+    CHECK(set != NULL);
+    CPU_ZERO_S(sz, set);
+    for (; *cpus >= 0; cpus++)
+        CPU_SET_S((size_t)*cpus, sz, set);
+    cpu_summary_of(set, sz, NCPU, &s);
+    CPU_FREE(set);
+    return s;
+}
+
+/* Which masks are taken as sharing a CPU: equal ones, meeting ones, and
+ * (conservatively) ones whose CPUs differ by a multiple of the fold. */
+static int overlap_cases(void)
+{
+    static const struct {
+        int a[8], b[8];
+        bool share;
+    } c[] = {
+        { { 0, -1 }, { 1, -1 }, false },             /* bound to a core each */
+        { { 0, 64, -1 }, { 1, 65, -1 }, false },     /* a core's two threads each */
+        { { 0, 1, -1 }, { 0, 1, -1 }, true },        /* the same mask */
+        { { 0, 1, -1 }, { 1, 2, -1 }, true },        /* masks that meet */
+        { { 1000, -1 }, { 1000, -1 }, true },        /* past the fold, equal */
+        { { 1000, -1 }, { 1001, -1 }, false },
+        { { 0, -1 }, { 384, -1 }, true },            /* one fold apart: counted */
+    };
+    cpu_summary_t none = { 0 }, one = summary((const int[]){ 0, -1 });
+    int fails = 0;
+
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        cpu_summary_t a = summary(c[i].a), b = summary(c[i].b);
+        if (cpu_summary_overlap(&a, &b) != c[i].share || cpu_summary_overlap(&b, &a) != c[i].share) {
+            printf("FAIL: masks of case %zu taken as %s\n", i, c[i].share ? "disjoint" : "sharing");
+            fails++;
+        }
+    }
+    /* A mask that could not be read shares every CPU. */
+    if (!cpu_summary_overlap(&none, &one) || !cpu_summary_overlap(&one, &none)) {
+        printf("FAIL: an unread mask is taken as disjoint\n");
+        fails++;
+    }
+    printf("mask overlap cases: %s\n", fails ? "FAIL" : "ok");
+    return fails;
+}
+
 int main(int argc, char **argv)
 {
     cpu_set_t all, one;
@@ -156,13 +227,22 @@ int main(int argc, char **argv)
 
     if (getenv("PSHM_RANK") != NULL)
         return worker();
+    fails += overlap_cases();
     if (am_no_peers())
-        return T_SKIP;
+        return fails ? T_FAIL : T_SKIP;
     if (getenv("GASNET_WAIT_MODE") != NULL)
         unsetenv("GASNET_WAIT_MODE");
     CHECK(sched_getaffinity(0, sizeof all, &all) == 0);
     int quota = cgroup_cpu_limit(), n = CPU_COUNT(&all);
-    fails += launch(argc, argv, quota > 0 && quota < n ? quota : n, "unpinned");
+    int usable = quota > 0 && quota < n ? quota : n;
+    fails += launch(argc, argv, usable, 2 > usable, "unpinned");
+    if (n >= 2) {
+        setenv("T_PIN_OWN", "1", 1);
+        fails += launch(argc, argv, 1, 0, "each bound to a CPU of its own");
+        unsetenv("T_PIN_OWN");
+    } else {
+        printf("each bound to a CPU of its own: skipped (one CPU in the mask)\n");
+    }
 
     for (int i = 0; i < CPU_SETSIZE && first < 0; i++)
         if (CPU_ISSET(i, &all)) first = i;
@@ -174,13 +254,17 @@ int main(int argc, char **argv)
     const char *tmp = getenv("TMPDIR");
     snprintf(file, sizeof file, "%s/t-waitmode.%d", tmp && *tmp ? tmp : "/tmp", (int)getpid());
     setenv("T_ROUNDTRIP", file, 1);
-    fails += launch(argc, argv, 1, "both pinned to one CPU (taskset -c)");
+    fails += launch(argc, argv, 1, 1, "both pinned to one CPU (taskset -c)");
     FILE *f = fopen(file, "r");
     CHECK(f != NULL && fscanf(f, "%llu", &yielding) == 1 && fclose(f) == 0);
     /* The same, spinning: each hand-off waits for the spinner's time slice. */
     setenv("GASNET_WAIT_MODE", "SPIN", 1);
-    fails += launch(argc, argv, 1, "both pinned to one CPU, GASNET_WAIT_MODE=SPIN");
+    fails += launch(argc, argv, 1, 1, "both pinned to one CPU, GASNET_WAIT_MODE=SPIN");
     unsetenv("GASNET_WAIT_MODE");
+    /* The host's two supernodes share the CPU: a supernode of one still yields. */
+    setenv("GASNET_SUPERNODE_MAXSIZE", "1", 1);
+    fails += launch(argc, argv, 1, 1, "two supernodes of one, pinned to one CPU");
+    unsetenv("GASNET_SUPERNODE_MAXSIZE");
     f = fopen(file, "r");
     CHECK(f != NULL && fscanf(f, "%llu", &spinning) == 1 && fclose(f) == 0);
     unlink(file);
