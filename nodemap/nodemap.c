@@ -93,6 +93,22 @@ int nodemap_hostid(const struct pshm_cfg *cfg, int rank, nodemap_hostid_t *id)
     return 0;
 }
 
+uint64_t nodemap_machine(const struct pshm_cfg *cfg, const nodemap_hostid_t *id)
+{
+    nodemap_hostid_t real;
+    struct pshm_cfg c;
+
+    if (cfg->sim_hosts == 0)
+        return fnv1a64(id->s, NODEMAP_HOSTID_LEN);
+    /* The identity without the simulated host's suffix (rank 0's: any
+     * rank's is the same before the suffix). */
+    c = *cfg;
+    c.sim_hosts = 0;
+    if (nodemap_hostid(&c, 0, &real) < 0)
+        return fnv1a64(id->s, NODEMAP_HOSTID_LEN);
+    return fnv1a64(real.s, NODEMAP_HOSTID_LEN);
+}
+
 /* -------------------------------------------------------------- the map */
 
 typedef struct entry {

@@ -20,6 +20,9 @@ typedef struct nodemap_hostid { char s[NODEMAP_HOSTID_LEN]; } nodemap_hostid_t;
 /* This process's host identity (honours PSHM_HOST_ID, PSHM_SIM_HOSTS). */
 int nodemap_hostid(const struct pshm_cfg *cfg, int rank, nodemap_hostid_t *id);
 /* Pure: builds the map from every rank's identity. ids has `size` entries. */
+/* The machine under the identity: a hash of it, or with PSHM_SIM_HOSTS of
+ * the real host's (simulated hosts share its CPUs). */
+uint64_t nodemap_machine(const struct pshm_cfg *cfg, const nodemap_hostid_t *id);
 int nodemap_compute(nodemap_t *nm, const nodemap_hostid_t *ids, int size, int rank,
                     uint32_t supernode_max);
 void nodemap_free(nodemap_t *nm);

@@ -50,6 +50,7 @@ typedef struct ctx_block {
 /* What each rank tells the others at init: its host and its CPUs. */
 typedef struct host_rec {
     nodemap_hostid_t id;
+    uint64_t machine;        /* nodemap_machine: whose CPUs the process shares */
     cpu_summary_t cpus;
 } host_rec_t;
 
@@ -57,7 +58,8 @@ typedef struct host_rec {
  * Exchanges host identities and affinity masks through the bootstrap,
  * computes the map, and counts the processes of this host that may share a
  * CPU with this one, itself included (*sharers): the host's, not only the
- * supernode's, since every supernode of the host competes for its CPUs, and
+ * supernode's, since every supernode of the host competes for its CPUs
+ * (and every simulated host of PSHM_SIM_HOSTS: the machine's), and
  * only those whose masks meet this one's (ranks bound each to a core of
  * its own, as mpirun and batch systems bind them, share nothing).
  */
@@ -72,6 +74,7 @@ static int map_build(nodemap_t *nm, boot_t *b, const pshm_cfg_t *cfg, int *share
     rc = nodemap_hostid(cfg, b->rank, &mine.id);
     if (rc < 0)
         return rc;
+    mine.machine = nodemap_machine(cfg, &mine.id);
     cpu_summary_self(&mine.cpus);
     all = malloc((size_t)b->size * (sizeof *all + sizeof *ids));
     if (all == NULL)
@@ -86,8 +89,7 @@ static int map_build(nodemap_t *nm, boot_t *b, const pshm_cfg_t *cfg, int *share
         *sharers = 0;
         for (int r = 0; r < b->size; r++) {
             ids[r] = all[r].id;
-            if (memcmp(&all[r].id, &mine.id, sizeof mine.id) == 0 &&
-                cpu_summary_overlap(&all[r].cpus, &mine.cpus))
+            if (all[r].machine == mine.machine && cpu_summary_overlap(&all[r].cpus, &mine.cpus))
                 ++*sharers;
         }
         rc = nodemap_compute(nm, ids, b->size, b->rank, cfg->supernode_max);

@@ -12,7 +12,8 @@
  * Whether a wait yields is judged over the host, not the supernode, and
  * over the processes whose masks meet: each bound to a CPU of its own (as
  * mpirun and batch systems bind ranks) spins; two supernodes of one
- * process each, pinned to one CPU, yield.
+ * process each, pinned to one CPU, yield, and so do two simulated hosts
+ * (PSHM_SIM_HOSTS) of one machine.
  */
 #include "internal.h"
 #include "tests/amtest.h"
@@ -265,6 +266,10 @@ int main(int argc, char **argv)
     setenv("GASNET_SUPERNODE_MAXSIZE", "1", 1);
     fails += launch(argc, argv, 1, 1, "two supernodes of one, pinned to one CPU");
     unsetenv("GASNET_SUPERNODE_MAXSIZE");
+    /* Simulated hosts are one machine: their processes share its CPUs. */
+    setenv("PSHM_SIM_HOSTS", "2", 1);
+    fails += launch(argc, argv, 1, 1, "two simulated hosts, pinned to one CPU");
+    unsetenv("PSHM_SIM_HOSTS");
     f = fopen(file, "r");
     CHECK(f != NULL && fscanf(f, "%llu", &spinning) == 1 && fclose(f) == 0);
     unlink(file);
