@@ -11,7 +11,8 @@
  * of one pair and tag, and the sequence keeps a late message of an earlier
  * call from meeting a receive of a later one with the same step.
  *
- * Every wait goes through shm_net_waitall: it serves other PEs' atomics and
+ * Every MPI call is made holding the MPI lock (net.h); every wait goes
+ * through shm_net_waitall: it serves other PEs' atomics and
  * polls this supernode meanwhile, and yields the CPU when this host runs
  * more PEs than it has CPUs; a PE that dies elsewhere ends the job through
  * MPI.
@@ -70,6 +71,9 @@ void coll_net_init(void)
     coll_node_id = calloc((size_t)shm.npes, sizeof(int));
     if (coll_node_id == NULL)
         shm_fatal(call, "out of memory for the supernode table of %d PEs", shm.npes);
+    /* The progress thread may run already. Collectives, blocking: every
+     * PE is here, none sends it atomics before init's final barrier. */
+    shm_mpi_enter();
     NET_CHECK(call, "MPI_Comm_dup", MPI_Comm_dup(shm_comm, &net_comm));
     NET_CHECK(call, "MPI_Comm_set_errhandler",
               MPI_Comm_set_errhandler(net_comm, MPI_ERRORS_RETURN));
@@ -81,6 +85,7 @@ void coll_net_init(void)
     /* MPI keeps the tag bound on MPI_COMM_WORLD. */
     NET_CHECK(call, "MPI_Comm_get_attr",
               MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &ub, &flag));
+    shm_mpi_leave();
     tag_ub = flag && ub != NULL ? *ub : 32767; /* the least the standard allows */
     seq_mask = 1;
     while (((long)seq_mask * 2 + 1) * COLL_STEPS + COLL_STEPS - 1 <= tag_ub && seq_mask < (1u << 24))
@@ -89,10 +94,12 @@ void coll_net_init(void)
 
 void coll_net_fini(void)
 {
+    shm_mpi_enter();
     if (leaders_comm != MPI_COMM_NULL)
         MPI_Comm_free(&leaders_comm);
     if (net_comm != MPI_COMM_NULL)
         MPI_Comm_free(&net_comm);
+    shm_mpi_leave();
     free(reqs.r);
     reqs.r = NULL;
     reqs.n = reqs.cap = 0;
@@ -127,6 +134,7 @@ static void post(const char *call, int is_send, void *buf, size_t n, int pe, int
     static char none;
     char *p = n > 0 ? buf : &none;
 
+    shm_mpi_enter();
     do {
         size_t c = n < NET_CHUNK ? n : NET_CHUNK;
 
@@ -139,6 +147,7 @@ static void post(const char *call, int is_send, void *buf, size_t n, int pe, int
         p += c;
         n -= c;
     } while (n > 0);
+    shm_mpi_leave();
 }
 
 /* Completes every posted request, serving other PEs meanwhile. */
@@ -154,7 +163,11 @@ void coll_net_barrier_all(void)
 {
     static const char call[] = "shmem_barrier_all";
 
-    NET_CHECK(call, "MPI_Ibarrier", MPI_Ibarrier(leaders_comm, req_next(call)));
+    MPI_Request *r = req_next(call);
+
+    shm_mpi_enter();
+    NET_CHECK(call, "MPI_Ibarrier", MPI_Ibarrier(leaders_comm, r));
+    shm_mpi_leave();
     net_wait(call);
 }
 

@@ -118,22 +118,25 @@ static void refuse_mpi_launch(void)
     exit(1);
 }
 
-/* The thread level asked of MPI for a SHMEM level: a progress thread (and a
- * program's threads at SHMEM_THREAD_MULTIPLE) need MPI_THREAD_MULTIPLE. */
+/* The thread level asked of MPI for a SHMEM level, when the layer
+ * initializes MPI: a progress thread and a program's threads at
+ * SHMEM_THREAD_MULTIPLE need MPI_THREAD_SERIALIZED, as the layer makes
+ * every MPI call under one lock (net.h). */
 static int mpi_level(int requested, const shm_env_t *env)
 {
 #if PSHMEM_HAVE_MPI
-    if (requested == SHMEM_THREAD_MULTIPLE || env->progress_us > 0)
-        return MPI_THREAD_MULTIPLE;
-    return requested == SHMEM_THREAD_SINGLE ? MPI_THREAD_SINGLE
-         : requested == SHMEM_THREAD_FUNNELED ? MPI_THREAD_FUNNELED : MPI_THREAD_SERIALIZED;
+    if (requested >= SHMEM_THREAD_SERIALIZED || env->progress_us > 0)
+        return MPI_THREAD_SERIALIZED;
+    return requested == SHMEM_THREAD_SINGLE ? MPI_THREAD_SINGLE : MPI_THREAD_FUNNELED;
 #else
     (void)env;
     return requested;
 #endif
 }
 
-/* The SHMEM level MPI's level `provided` allows (<= requested). */
+/* The SHMEM level MPI's level `provided` allows (<= requested): what
+ * shm_net_start says the layer may use (MULTIPLE over an MPI of its own
+ * at SERIALIZED). */
 static int shmem_level(int requested, int provided)
 {
 #if PSHMEM_HAVE_MPI

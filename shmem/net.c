@@ -18,12 +18,34 @@
 
 #include <sched.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 MPI_Comm shm_comm = MPI_COMM_NULL;
 MPI_Win shm_win[SHM_NAREAS] = {MPI_WIN_NULL, MPI_WIN_NULL};
 
+int shm_mpi_locked;
+_Thread_local int shm_mpi_mine;
+
+/* Until the lock looks free: spins on a plain load (no cache-line
+ * ping-pong with the holder), yielding every so often, and at once when
+ * PEs outnumber CPUs (the holder may be waiting for this CPU). */
+#define LOCK_SPINS 64
+
+void shm_mpi_wait(void)
+{
+    for (int i = 1; __atomic_load_n(&shm_mpi_locked, __ATOMIC_RELAXED); i++) {
+        if (shm.crowded || i % LOCK_SPINS == 0)
+            sched_yield();
+#if defined(__x86_64__) || defined(__i386__)
+        else
+            __builtin_ia32_pause();
+#endif
+    }
+}
+
 static int own_mpi;        /* this layer initialized MPI: it finalizes it */
-static int mpi_provided;   /* MPI's thread level */
+static int mpi_provided;   /* the thread level the layer may use: MPI's, or
+                            * MULTIPLE over a SERIALIZED MPI of its own */
 
 _Noreturn void shm_mpi_fail(const char *call, const char *mpi_call, int mrc)
 {
@@ -86,7 +108,14 @@ int shm_net_start(pshm_bootstrap_t *boot, int mpi_thread)
         if (mrc != MPI_SUCCESS)
             shm_mpi_fail("shmem_init", "MPI_Init_thread", mrc);
         own_mpi = 1;
+        /* Nobody but the layer calls this MPI, always under its lock:
+         * serialized calls serve any number of threads. */
+        if (mpi_provided >= MPI_THREAD_SERIALIZED)
+            mpi_provided = MPI_THREAD_MULTIPLE;
     } else {
+        /* The program's own calls do not take the layer's lock: threads
+         * of the layer (the progress thread, SHMEM_THREAD_MULTIPLE) need
+         * MPI_THREAD_MULTIPLE of the program's MPI. */
         MPI_Query_thread(&mpi_provided);
     }
     shm.mpi = 1;
@@ -130,6 +159,9 @@ static void check_symmetric(void)
     free(all);
 }
 
+/* Init and fini run while no other thread of the layer does (before the
+ * progress thread starts, after it stops, on the thread in shmem_init or
+ * shmem_finalize): their MPI calls take no lock. */
 void shm_net_init(void)
 {
     int mrc;
@@ -161,6 +193,36 @@ void shm_net_fini(void)
         MPI_Win_unlock_all(shm_win[a]);
         MPI_Win_free(&shm_win[a]);
     }
+}
+
+void shm_net_barrier(void)
+{
+    MPI_Request r;
+    int mrc;
+
+    shm_mpi_enter();
+    mrc = MPI_Ibarrier(shm_comm, &r);
+    shm_mpi_leave();
+    if (mrc != MPI_SUCCESS)
+        shm_mpi_fail("barrier", "MPI_Ibarrier", mrc);
+    shm_net_waitall(1, &r);
+}
+
+/* How long an abort waits for another thread's MPI call to end, in 10 ms
+ * steps (a flush to a dead PE may never end: then it aborts anyway). */
+#define ABORT_WAIT_STEPS 100
+
+void shm_net_abort(int code)
+{
+    int init = 0, fin = 0;
+
+    MPI_Initialized(&init);
+    MPI_Finalized(&fin);
+    if (!init || fin)
+        return;
+    for (int i = 0; !shm_mpi_mine && i < ABORT_WAIT_STEPS && !shm_mpi_try(); i++)
+        usleep(10000);
+    MPI_Abort(MPI_COMM_WORLD, code);
 }
 
 void shm_net_stop(pshm_bootstrap_t *boot)

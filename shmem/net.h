@@ -7,6 +7,7 @@
 
 #include "shmem_internal.h"
 
+
 /* One window per symmetric area, over my own copy: displacement unit 1, a
  * target's displacement is the offset in the area (the same in every PE).
  * Passive target, MPI_Win_lock_all once at init. */
@@ -16,6 +17,47 @@ static inline void shm_net_mark(int what)
 {
     if ((__atomic_load_n(&shm_net_pending, __ATOMIC_RELAXED) & what) == 0)
         __atomic_fetch_or(&shm_net_pending, what, __ATOMIC_RELAXED);
+}
+
+/* Every MPI call the layer makes after MPI_Init_thread is made holding
+ * the MPI lock (shm_mpi_enter .. shm_mpi_leave), whichever thread makes
+ * it: the progress thread, the program's threads. So a layer that
+ * initialized MPI asks for no more than MPI_THREAD_SERIALIZED. No call
+ * made under it waits for this process's own progress: the blocking ones
+ * (MPI_Win_flush, an eager MPI_Send, the collectives of init and finalize)
+ * drive MPI's engine themselves.
+ *
+ * The lock is a word taken by an atomic exchange (a wait turn takes it
+ * once: a pthread mutex's lock and unlock cost ~60 instructions, this
+ * ~5); a thread that finds it taken spins, then yields (shm_mpi_wait).
+ * shm_mpi_mine says whether this thread holds it (a fatal error inside a
+ * call aborts at once; another thread waits its turn). */
+extern int shm_mpi_locked SHM_HIDDEN;
+extern _Thread_local int shm_mpi_mine SHM_HIDDEN __attribute__((tls_model("initial-exec")));
+void shm_mpi_wait(void) SHM_HIDDEN;
+
+/* The lock if it is free (the progress thread: another thread in MPI
+ * drives MPI's engine already); 1 when taken. The exchange's acquire pairs
+ * with the release of shm_mpi_leave: what the last holder did in MPI is
+ * seen by the next. */
+static inline int shm_mpi_try(void)
+{
+    if (__atomic_exchange_n(&shm_mpi_locked, 1, __ATOMIC_ACQUIRE) != 0)
+        return 0;
+    shm_mpi_mine = 1;
+    return 1;
+}
+
+static inline void shm_mpi_enter(void)
+{
+    while (!shm_mpi_try())
+        shm_mpi_wait();
+}
+
+static inline void shm_mpi_leave(void)
+{
+    shm_mpi_mine = 0;
+    __atomic_store_n(&shm_mpi_locked, 0, __ATOMIC_RELEASE);
 }
 
 /* net_amo.c: the atomics' own communicator, the posted receive. */

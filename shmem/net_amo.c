@@ -18,8 +18,11 @@
  *            keeps the order of messages between two processes on one
  *            communicator and tag, and the target serves in arrival order,
  *            so NOP's answer means all of them were applied.
- * The requester posts the reply's receive right after sending (an 8-byte
- * reply is sent eagerly: the target never waits on the requester). The
+ * The request goes with a blocking MPI_Send (32 bytes, eager: it returns
+ * once copied out, through the point-to-point layer's fast path that makes
+ * no request object); the requester posts the reply's receive right after
+ * (an 8-byte reply is sent eagerly: the target never waits on the
+ * requester). Every MPI call is made holding the MPI lock (net.h). The
  * target serves whenever it makes progress (every wait of the layer,
  * shm_net_waitall, shm_progress) and from the progress thread; a wait
  * tests its own requests and the receive of requests in one call.
@@ -30,7 +33,6 @@
 #include "amo_apply.h"
 #include "net.h"
 
-#include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
 
@@ -51,9 +53,6 @@ static MPI_Comm amo_comm = MPI_COMM_NULL;
 static MPI_Request rreq = MPI_REQUEST_NULL;
 static shm_amreq_t rbuf;
 static int serving;
-/* One server at a time (the application's threads, the progress thread):
- * requests are applied in arrival order. */
-static pthread_mutex_t serve_lock = PTHREAD_MUTEX_INITIALIZER;
 static uint32_t next_id;
 /* Targets sent non-fetching atomics since the last quiet. */
 static unsigned char *dirty;
@@ -86,14 +85,14 @@ void shm_amo_init(void)
 
 void shm_amo_fini(void)
 {
-    pthread_mutex_lock(&serve_lock);
+    shm_mpi_enter();
     __atomic_store_n(&serving, 0, __ATOMIC_RELEASE);
     /* Nothing is in flight after the final barrier: the receive is
      * cancelled, and a cancelled receive completes at once. */
     MPI_Cancel(&rreq);
     MPI_Wait(&rreq, MPI_STATUS_IGNORE);
     MPI_Request_free(&rreq);
-    pthread_mutex_unlock(&serve_lock);
+    shm_mpi_leave();
     MPI_Comm_free(&amo_comm);
     free(dirty);
     dirty = NULL;
@@ -117,7 +116,8 @@ static uint64_t apply(const shm_amreq_t *q, int src)
     return shm_amo_apply(p, q->size, q->op, q->val, q->cond);
 }
 
-/* The request in rbuf, from src, has arrived (serve_lock held): applied
+/* The request in rbuf, from src, has arrived (the MPI lock held: one
+ * server at a time, requests applied in arrival order): applied
  * and answered first, the receive restarted after, so that the requester
  * waits for no more than the atomic and one send (a request arriving
  * meanwhile waits in MPI's unexpected queue: rbuf is only read here). */
@@ -140,7 +140,7 @@ static void serve_one(int src)
 
 void shm_net_serve(void)
 {
-    if (!__atomic_load_n(&serving, __ATOMIC_ACQUIRE) || pthread_mutex_trylock(&serve_lock) != 0)
+    if (!__atomic_load_n(&serving, __ATOMIC_ACQUIRE) || !shm_mpi_try())
         return;
     for (int i = 0; i < SERVE_BATCH && serving; i++) {
         MPI_Status st;
@@ -152,41 +152,59 @@ void shm_net_serve(void)
             break;
         serve_one(st.MPI_SOURCE);
     }
-    pthread_mutex_unlock(&serve_lock);
+    shm_mpi_leave();
 }
 
-/* One turn of a wait that serves, for up to WAIT_MAX requests: the
- * caller's requests and the receive of requests in one MPI_Testsome, so a
- * turn drives MPI's progress engine once (a test of each would drive it
- * twice, and double the time each turn takes to see a message). Returns 1
- * when the caller's requests are all complete, -1 when this turn could not
- * serve (another thread serves: the caller tests alone). */
+/* One turn of a wait: up to TURN_TESTS calls of MPI_Testsome over the
+ * caller's requests and the receive of requests, then what arrived
+ * served. One call tests both, so each drives MPI's progress engine once
+ * (a test of each would drive it twice); Open MPI's MPI_Testsome drives
+ * the engine only when nothing is complete yet and returns without looking
+ * again, so a message the engine brings in is seen by the next call: the
+ * calls follow each other in a tight loop, the lock taken and the requests
+ * copied once for them all. Returns 1 when the caller's requests are all
+ * complete. Up to WAIT_MAX requests go in the one call; more are tested
+ * apart (the collectives' large exchanges: a turn is short beside their
+ * messages). The receive of requests sits in turn[0] for good. */
 #define WAIT_MAX 4
+#define TURN_TESTS 8
+
+static MPI_Request turn[WAIT_MAX + 1];
 
 static int wait_turn(int n, MPI_Request *reqs)
 {
-    MPI_Request all[WAIT_MAX + 1];
     MPI_Status st[WAIT_MAX + 1];
-    int idx[WAIT_MAX + 1], cnt = 0, mrc, left = 0;
+    int idx[WAIT_MAX + 1], cnt = 0, mrc, done = 0;
 
-    if (n > WAIT_MAX || !__atomic_load_n(&serving, __ATOMIC_ACQUIRE) ||
-        pthread_mutex_trylock(&serve_lock) != 0)
-        return -1;
-    all[0] = rreq;
+    shm_mpi_enter();
+    if (SHM_UNLIKELY(n > WAIT_MAX || !serving)) {
+        mrc = MPI_Testall(n, reqs, &done, MPI_STATUSES_IGNORE);
+        shm_mpi_leave();
+        if (mrc != MPI_SUCCESS)
+            shm_mpi_fail("wait", "MPI_Testall", mrc);
+        if (!done)
+            shm_net_serve();
+        return done;
+    }
+    turn[0] = rreq;
     for (int i = 0; i < n; i++)
-        all[i + 1] = reqs[i];
-    mrc = MPI_Testsome(n + 1, all, &cnt, idx, st);
-    if (mrc != MPI_SUCCESS)
-        shm_mpi_fail("wait", "MPI_Testsome", mrc);
+        turn[i + 1] = reqs[i];
+    /* When PEs outnumber CPUs the caller yields after every call. */
+    for (int t = shm.crowded ? TURN_TESTS - 1 : 0; t < TURN_TESTS && cnt == 0; t++) {
+        mrc = MPI_Testsome(n + 1, turn, &cnt, idx, st);
+        if (mrc != MPI_SUCCESS)
+            shm_mpi_fail("wait", "MPI_Testsome", mrc);
+    }
+    done = 1;
     for (int i = 0; i < n; i++) {
-        reqs[i] = all[i + 1];
-        left += reqs[i] != MPI_REQUEST_NULL;
+        reqs[i] = turn[i + 1];
+        done &= reqs[i] == MPI_REQUEST_NULL;
     }
     for (int k = 0; k < cnt && cnt != MPI_UNDEFINED; k++)
         if (idx[k] == 0)
             serve_one(st[k].MPI_SOURCE);
-    pthread_mutex_unlock(&serve_lock);
-    return left == 0;
+    shm_mpi_leave();
+    return done;
 }
 
 /* pshm (peer deaths) is polled every so many turns only, or at every turn
@@ -196,16 +214,7 @@ static int wait_turn(int n, MPI_Request *reqs)
 void shm_net_waitall(int n, MPI_Request *reqs)
 {
     for (unsigned i = 1;; i++) {
-        int done = wait_turn(n, reqs);
-
-        if (done < 0) {
-            int mrc = MPI_Testall(n, reqs, &done, MPI_STATUSES_IGNORE);
-            if (mrc != MPI_SUCCESS)
-                shm_mpi_fail("wait", "MPI_Testall", mrc);
-            if (!done)
-                shm_net_serve();
-        }
-        if (done)
+        if (wait_turn(n, reqs))
             return;
         if (shm.crowded || i % WAIT_POLL_EVERY == 0)
             shm_poll();
@@ -219,7 +228,7 @@ uint64_t shm_net_amo(const void *sym, int pe, int op, size_t size, uint64_t val,
 {
     shm_amreq_t q = {.val = val, .cond = cond, .op = (uint8_t)op, .size = (uint8_t)size,
                      .reply = (uint8_t)(fetching != 0)};
-    MPI_Request r[2];
+    MPI_Request r = MPI_REQUEST_NULL;
     uint64_t old = 0;
     size_t off;
     int mrc;
@@ -229,18 +238,22 @@ uint64_t shm_net_amo(const void *sym, int pe, int op, size_t size, uint64_t val,
     if (fetching)
         q.id = __atomic_fetch_add(&next_id, 1, __ATOMIC_RELAXED) & ID_MASK;
     /* The request leaves first; the reply's receive is posted while it
-     * travels (the answer takes far longer than posting it, and an 8-byte
-     * reply that came earlier would wait in MPI's unexpected queue). */
-    mrc = MPI_Isend(&q, sizeof q, MPI_BYTE, pe, TAG_REQ, amo_comm, &r[0]);
+     * travels: under the lock no thread of this process drives MPI's
+     * engine before the receive is posted, so the answer never waits in
+     * MPI's unexpected queue. */
+    shm_mpi_enter();
+    mrc = MPI_Send(&q, sizeof q, MPI_BYTE, pe, TAG_REQ, amo_comm);
     if (mrc != MPI_SUCCESS)
-        shm_mpi_fail("atomic", "MPI_Isend", mrc);
+        shm_mpi_fail("atomic", "MPI_Send", mrc);
     if (fetching) {
-        mrc = MPI_Irecv(&old, sizeof old, MPI_BYTE, pe, TAG_REPLY + (int)q.id, amo_comm, &r[1]);
+        mrc = MPI_Irecv(&old, sizeof old, MPI_BYTE, pe, TAG_REPLY + (int)q.id, amo_comm, &r);
         if (mrc != MPI_SUCCESS)
             shm_mpi_fail("atomic", "MPI_Irecv", mrc);
     }
-    shm_net_waitall(fetching ? 2 : 1, r);
-    if (!fetching) {
+    shm_mpi_leave();
+    if (fetching) {
+        shm_net_waitall(1, &r);
+    } else {
         if (__atomic_exchange_n(&dirty[pe], 1, __ATOMIC_RELAXED) == 0)
             __atomic_fetch_add(&ndirty, 1, __ATOMIC_RELAXED);
         shm_net_mark(SHM_NET_AMO);
@@ -256,9 +269,11 @@ void shm_net_quiet(void)
     int mrc, what = __atomic_exchange_n(&shm_net_pending, 0, __ATOMIC_ACQ_REL);
 
     if (what & SHM_NET_RMA) {
+        shm_mpi_enter();
         for (int a = 0; a < SHM_NAREAS; a++)
             if ((mrc = MPI_Win_flush_all(shm_win[a])) != MPI_SUCCESS)
                 shm_mpi_fail("shmem_quiet", "MPI_Win_flush_all", mrc);
+        shm_mpi_leave();
     }
     for (int pe = 0; __atomic_load_n(&ndirty, __ATOMIC_RELAXED) > 0 && pe < shm.npes; pe++) {
         if (__atomic_exchange_n(&dirty[pe], 0, __ATOMIC_RELAXED) == 0)

@@ -8,6 +8,7 @@
  *   blocking get: the data is here on return: MPI_Win_flush.
  *   _nbi forms: nothing; shmem_quiet flushes the windows (shm_net_quiet).
  * MPI counts in int: a transfer beyond INT_MAX bytes goes in pieces.
+ * Each operation holds the MPI lock from its first MPI call to its flush.
  */
 #include "shmem_internal.h"
 
@@ -41,8 +42,10 @@ static void flush(int local, int pe, int area)
 
 void shm_net_flush_pe(int pe)
 {
+    shm_mpi_enter();
     for (int a = 0; a < SHM_NAREAS; a++)
         flush(0, pe, a);
+    shm_mpi_leave();
 }
 
 void shm_net_put(const void *sym, const void *src, size_t n, int pe, int nbi)
@@ -50,10 +53,12 @@ void shm_net_put(const void *sym, const void *src, size_t n, int pe, int nbi)
     size_t off;
     int a = shm_net_area("put", sym, n, &off);
 
+    shm_mpi_enter();
     rma("put", 1, (void *)src, n, pe, a, off);
     shm_net_mark(SHM_NET_RMA);
     if (!nbi)
         flush(1, pe, a);
+    shm_mpi_leave();
 }
 
 void shm_net_get(void *dst, const void *sym, size_t n, int pe, int nbi)
@@ -61,11 +66,13 @@ void shm_net_get(void *dst, const void *sym, size_t n, int pe, int nbi)
     size_t off;
     int a = shm_net_area("get", sym, n, &off);
 
+    shm_mpi_enter();
     rma("get", 0, dst, n, pe, a, off);
     if (nbi)
         shm_net_mark(SHM_NET_RMA);
     else
         flush(0, pe, a);
+    shm_mpi_leave();
 }
 
 /* Strided: one operation per element (strides may be negative or zero),
@@ -76,6 +83,7 @@ static void strided(int is_put, char *local, const char *sym, ptrdiff_t lst, ptr
     size_t off;
     int a = shm_net_area(is_put ? "iput" : "iget", sym, size, &off);
 
+    shm_mpi_enter();
     for (size_t i = 0; i < n; i++) {
         rma(is_put ? "iput" : "iget", is_put, local, size, pe, a, off);
         local += lst * (ptrdiff_t)size;
@@ -84,6 +92,7 @@ static void strided(int is_put, char *local, const char *sym, ptrdiff_t lst, ptr
     if (is_put)
         shm_net_mark(SHM_NET_RMA);
     flush(is_put, pe, a);
+    shm_mpi_leave();
 }
 
 void shm_net_iput(void *sym, const void *src, ptrdiff_t tst, ptrdiff_t sst, size_t n,

@@ -4,9 +4,13 @@
  *
  * It sleeps SHMEM_PROGRESS_INTERVAL microseconds between polls (0: no
  * thread) and serves what arrived (shm_net_serve, which also drives MPI's
- * own progress). It needs MPI_THREAD_MULTIPLE: with less, no thread is
- * started and a PE answers only when it calls the library (any wait,
- * quiet, barrier, or an operation of its own through MPI).
+ * own progress). It makes its MPI calls under the MPI lock like every
+ * thread, so it needs an MPI the layer initialized at (at least)
+ * MPI_THREAD_SERIALIZED, or MPI_THREAD_MULTIPLE from a program that
+ * initialized MPI itself (whose own calls do not take the lock): with
+ * less, no thread is started and a PE answers only when it calls the
+ * library (any wait, quiet, barrier, or an operation of its own through
+ * MPI).
  */
 #include "shmem_internal.h"
 

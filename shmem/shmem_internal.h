@@ -295,6 +295,10 @@ void shm_net_serve(void) SHM_HIDDEN;
  * the layer goes through here: an idle PE still answers others' atomics,
  * and a supernode peer's death ends the wait); yields when oversubscribed. */
 void shm_net_waitall(int n, MPI_Request *reqs) SHM_HIDDEN;
+/* A barrier of all PEs through MPI that serves meanwhile (shm_barrier). */
+void shm_net_barrier(void) SHM_HIDDEN;
+/* MPI_Abort(code) if MPI is running (returns if not). */
+void shm_net_abort(int code) SHM_HIDDEN;
 /* The net side of shmem_init / shmem_finalize (net.c). start: before
  * pshm_init; under mpirun (or when the program initialized MPI) it
  * initializes MPI if needed, asking for `mpi_thread` (MPI_THREAD_*), sets
@@ -324,6 +328,8 @@ static inline uint64_t shm_net_amo(const void *sym, int pe, int op, size_t size,
 static inline void shm_net_quiet(void) {}
 static inline void shm_net_flush_pe(int pe) { (void)pe; }
 static inline void shm_net_serve(void) {}
+static inline void shm_net_barrier(void) {}
+static inline void shm_net_abort(int code) { (void)code; }
 static inline int shm_net_start(pshm_bootstrap_t *boot, int mpi_thread)
 { (void)boot; (void)mpi_thread; return -1; }
 static inline void shm_net_init(void) {}

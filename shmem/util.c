@@ -42,17 +42,10 @@ _Noreturn void shm_fatal(const char *call, const char *fmt, ...)
 
 _Noreturn void shm_abort(int code)
 {
-#if PSHMEM_HAVE_MPI
     /* Under MPI the job spans what pshm cannot reach: mpirun ends every
      * process, with this code as the job's status. */
-    if (shm.mpi) {
-        int init = 0, fin = 0;
-        MPI_Initialized(&init);
-        MPI_Finalized(&fin);
-        if (init && !fin)
-            MPI_Abort(MPI_COMM_WORLD, code);
-    }
-#endif
+    if (shm.mpi)
+        shm_net_abort(code);
     /* pshm_abort with a NULL context just exits: fine before init. */
     pshm_abort(shm.ctx, code);
 }
@@ -220,18 +213,13 @@ void shm_barrier(void)
 {
     int rc;
 
-#if PSHMEM_HAVE_MPI
     /* pshm's barrier would block in MPI_Barrier without serving the atomics
      * a PE still waiting for an answer sent here: a barrier of MPI's that
      * does not block, waited for in shm_net_waitall. */
     if (shm.multi) {
-        MPI_Request r;
-        if (MPI_Ibarrier(shm_comm, &r) != MPI_SUCCESS)
-            shm_fatal("barrier", "MPI_Ibarrier failed");
-        shm_net_waitall(1, &r);
+        shm_net_barrier();
         return;
     }
-#endif
     rc = pshm_barrier(shm.ctx);
     if (SHM_UNLIKELY(rc < 0))
         lost("barrier", rc);
