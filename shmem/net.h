@@ -60,6 +60,11 @@ static inline void shm_mpi_leave(void)
     __atomic_store_n(&shm_mpi_locked, 0, __ATOMIC_RELEASE);
 }
 
+/* Test hook: when set, quiet's slow path calls it with 0 once it has
+ * taken the marks and with 1 once their operations are complete (a test
+ * stalls there to widen the window another thread's quiet may meet). */
+extern void (*shm_quiet_hook)(int phase) SHM_HIDDEN;
+
 /* net_amo.c: the atomics' own communicator, the posted receive. */
 void shm_amo_init(void) SHM_HIDDEN;
 void shm_amo_fini(void) SHM_HIDDEN;

@@ -33,6 +33,7 @@
 #include "amo_apply.h"
 #include "net.h"
 
+#include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
 
@@ -261,13 +262,27 @@ uint64_t shm_net_amo(const void *sym, int pe, int op, size_t size, uint64_t val,
     return old;
 }
 
+void (*shm_quiet_hook)(int phase);
+
+/* Quiet's slow path runs one thread at a time. */
+static pthread_mutex_t quiet_lock = PTHREAD_MUTEX_INITIALIZER;
+
 void shm_net_quiet(void)
 {
-    /* Taken whole: a mark another thread sets meanwhile belongs to an
-     * operation this quiet was not ordered after, so missing it is
-     * allowed (the next quiet sees it). */
-    int mrc, what = __atomic_exchange_n(&shm_net_pending, 0, __ATOMIC_ACQ_REL);
+    int mrc, what;
 
+    pthread_mutex_lock(&quiet_lock);
+    /* The marks taken whole, SHM_NET_BUSY left in their place until the
+     * operations they stand for are complete: meanwhile another thread's
+     * quiet, which may have been ordered after some of them, sees a word
+     * that is not 0 and waits here for this one to end, instead of taking
+     * the empty marks for "all complete" and returning early. A mark set
+     * meanwhile belongs to the next quiet (its operation came after this
+     * one took the marks); the release of the final and publishes the
+     * completion to a quiet that then reads 0 on its fast path. */
+    what = __atomic_exchange_n(&shm_net_pending, SHM_NET_BUSY, __ATOMIC_ACQ_REL);
+    if (shm_quiet_hook)
+        shm_quiet_hook(0);
     if (what & SHM_NET_RMA) {
         shm_mpi_enter();
         for (int a = 0; a < SHM_NAREAS; a++)
@@ -281,6 +296,10 @@ void shm_net_quiet(void)
         __atomic_fetch_sub(&ndirty, 1, __ATOMIC_RELAXED);
         shm_net_amo(shm_scratch, pe, SHM_AOP_NOP, 8, 0, 0, 1);
     }
+    if (shm_quiet_hook)
+        shm_quiet_hook(1);
+    __atomic_fetch_and(&shm_net_pending, ~SHM_NET_BUSY, __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&quiet_lock);
 }
 #else
 typedef int shm_net_none; /* ISO C wants a declaration in every file */

@@ -21,7 +21,9 @@
  *
  * Toward PEs of other supernodes (net*.c) both are a quiet: the windows
  * flushed (MPI orders nothing between two puts without it) and every
- * non-fetching atomic acknowledged. A fence could be cheaper only where
+ * non-fetching atomic acknowledged. The load of shm_net_pending is an
+ * acquire (a plain load on x86): reading 0 after another thread's quiet
+ * cleared SHM_NET_BUSY, this one is ordered after that completion. A fence could be cheaper only where
  * MPI offered ordering without completion, which it does not for put.
  */
 #include "shmem_internal.h"
@@ -36,14 +38,14 @@ void shmem_fence(void)
 #if defined(__x86_64__) || defined(__i386__)
     __builtin_ia32_sfence();
 #endif
-    if (SHM_UNLIKELY(__atomic_load_n(&shm_net_pending, __ATOMIC_RELAXED)))
+    if (SHM_UNLIKELY(__atomic_load_n(&shm_net_pending, __ATOMIC_ACQUIRE)))
         shm_net_quiet();
 }
 
 void shmem_quiet(void)
 {
     atomic_thread_fence(memory_order_seq_cst);
-    if (SHM_UNLIKELY(__atomic_load_n(&shm_net_pending, __ATOMIC_RELAXED)))
+    if (SHM_UNLIKELY(__atomic_load_n(&shm_net_pending, __ATOMIC_ACQUIRE)))
         shm_net_quiet();
 }
 

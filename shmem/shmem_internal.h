@@ -265,10 +265,12 @@ enum shm_aop {
 
 /* What this PE issued through MPI and may not be complete yet, since the
  * last quiet: SHM_NET_RMA (a put or get), SHM_NET_AMO (a non-fetching
- * atomic). Always 0 in a job of one supernode and after a quiet, so that
- * quiet's MPI part is one compare then (order.c). */
+ * atomic); SHM_NET_BUSY while a quiet completes what it took (another
+ * thread's quiet then waits for it: net_amo.c). Always 0 in a job of one
+ * supernode and after a quiet, so that quiet's MPI part is one compare
+ * then (order.c). */
 extern int shm_net_pending SHM_HIDDEN;
-enum { SHM_NET_RMA = 1, SHM_NET_AMO = 2 };
+enum { SHM_NET_RMA = 1, SHM_NET_AMO = 2, SHM_NET_BUSY = 4 };
 
 #if PSHMEM_HAVE_MPI
 /* RMA through the windows (net_rma.c). blocking put: the source may be
