@@ -5,7 +5,8 @@
 # warning-free and prints exactly its five rows (CSV and table) between two
 # ranks, refusing a peer outside the job; shmem-count runs each operation
 # in a split job to a PE of its supernode and to one of another, checking
-# what it left; compare-mpi.sh refuses a bad option.
+# what it left; compare-mpi.sh refuses a bad option (--runs 0, --ab without
+# a build).
 . "$(dirname "$0")/shmem/driver.sh"
 . "$(dirname "$0")/shmem/split.sh"
 S=$(cd "$(dirname "$0")/.." && pwd)/shmem/bench
@@ -56,4 +57,7 @@ fi
 sh "$S/compare-mpi.sh" --runs 0 >"$T/out" 2>"$T/err"; st=$?
 [ "$st" = 2 ] && grep -q "compare-mpi.sh: --runs needs an integer in 1..50, got '0'" "$T/err" &&
     ok "compare-mpi.sh --runs 0: refused" || bad "compare-mpi.sh --runs 0 exited $st: $(cat "$T/err")"
+sh "$S/compare-mpi.sh" --ab "$T/none" >"$T/out" 2>"$T/err"; st=$?
+[ "$st" = 2 ] && grep -qF "compare-mpi.sh: --ab needs a built tree (with shmem/oshcc), got '$T/none'" "$T/err" &&
+    ok "compare-mpi.sh --ab with no build there: refused" || bad "compare-mpi.sh --ab $T/none exited $st: $(cat "$T/err")"
 finish

@@ -7,6 +7,7 @@
 # call of the shared-memory path in a one-host job and in a split job.
 #
 #   shmem/bench/compare-mpi.sh [--runs N] [--quick] [--no-instructions]
+#                              [--ab OTHER_BUILD] [--no-chrt]
 #
 # Each round runs, in turns (the order alternates, so a drift of the machine
 # hits all): shmem-bench on 2 PEs in one supernode, shmem-bench on 2 PEs with
@@ -15,8 +16,20 @@
 # shared-memory path inside a split job; 3 processes on 2 CPUs, so read its
 # times as an indication; the instruction counts are the exact comparison).
 # Every process is pinned by the benchmarks themselves (rank i on the i-th
-# CPU), mpirun binds nothing. The table: medians over the rounds of each
-# run's median, ns per call; ratios are per round, then their median.
+# CPU), mpirun binds nothing; each rank runs under "chrt -f 1" when allowed
+# (the ranks, not mpirun: its helpers would spin at that priority too;
+# not in a run of more ranks than CPUs, which SCHED_FIFO would not share),
+# which keeps other jobs off their CPUs for the run's few seconds. With
+# --ab, the layer of the build in OTHER_BUILD (a built tree) runs on two
+# supernodes in each round too ("net B"), after or before this one's.
+#
+# A virtual machine may run the two CPUs on one host core (SMT siblings)
+# or on two, and may change between runs: every figure changes with it.
+# Each run is placed by its own hand-off, judged within the sitting (the
+# rt row for shmem-bench, send+recv for MPI): under half the slowest run's
+# of its kind is "fast" (one core), the others "slow". The table, per
+# placement: medians over the runs of each run's median, ns per call, and
+# the ratio of the layer's median to MPI's, both of that placement.
 #
 # Environment: PSHM_BUILD (the build tree; default: the tree holding this
 # script), MPIRUN (default mpirun), OMPI_MCA_* as Open MPI reads them.
@@ -25,11 +38,15 @@ set -eu
 runs=3
 quick=0
 instr=1
+other=
+chrt=1
 usage() {
-    sed -n 's/^# \{0,1\}//; 2,9p' "$0"
+    sed -n 's/^# \{0,1\}//; 2,10p' "$0"
     echo "  --runs N           rounds (1..50, default 3)"
     echo "  --quick            fewer and shorter batches (a smoke run)"
     echo "  --no-instructions  leave out the callgrind counts"
+    echo "  --ab OTHER_BUILD   also the layer of that built tree between supernodes"
+    echo "  --no-chrt          ranks at normal priority"
 }
 while [ $# -gt 0 ]; do
     case $1 in
@@ -41,6 +58,12 @@ while [ $# -gt 0 ]; do
         shift 2 ;;
     --quick) quick=1; shift ;;
     --no-instructions) instr=0; shift ;;
+    --ab)
+        [ -n "${2-}" ] && [ -x "$2/shmem/oshcc" ] ||
+            { echo "compare-mpi.sh: --ab needs a built tree (with shmem/oshcc), got '${2-}'" >&2; exit 2; }
+        other=$(cd "$2" && pwd)
+        shift 2 ;;
+    --no-chrt) chrt=0; shift ;;
     -h | --help) usage; exit 0 ;;
     *) echo "compare-mpi.sh: unknown option '$1'" >&2; usage >&2; exit 2 ;;
     esac
@@ -70,6 +93,12 @@ trap 'rm -rf "$work"' EXIT INT TERM
 flags="-std=c11 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror"
 "$oshcc" $flags -o "$work/shmem-bench" "$here/shmem-bench.c"
 $mpicc $flags -o "$work/mpi-rma-bench" "$here/mpi-rma-bench.c"
+[ -n "$other" ] && "$other/shmem/oshcc" $flags -o "$work/shmem-bench-b" "$here/shmem-bench.c"
+rt=
+if [ "$chrt" = 1 ]; then
+    if chrt -f 1 true 2>/dev/null; then rt="chrt -f 1"; else
+        echo "compare-mpi.sh: chrt -f 1 not allowed here: ranks at normal priority" >&2; fi
+fi
 
 bargs="--max-bytes 8"
 [ "$quick" = 1 ] && bargs="$bargs --reps 11 --batch-us 100"
@@ -80,8 +109,11 @@ run() {
     round=$1 label=$2 np=$3 hosts=$4
     shift 4
     t0=$(date +%s)
+    # More ranks than CPUs: no chrt (SCHED_FIFO does not share a CPU).
+    pre=$rt
+    [ "$np" -gt "$(nproc)" ] && pre=
     if ! env ${hosts:+PSHM_SIM_HOSTS=$hosts} timeout 900 "$mpirun" $mpiopts -np "$np" \
-        "$@" --csv --label "$label" >"$work/out" 2>"$work/err"; then
+        $pre "$@" --csv --label "$label" >"$work/out" 2>"$work/err"; then
         echo "compare-mpi.sh: failed: ${hosts:+PSHM_SIM_HOSTS=$hosts }$mpirun -np $np $*" >&2
         cat "$work/err" "$work/out" >&2
         exit 1
@@ -95,12 +127,13 @@ run() {
 : >"$work/placement"
 i=1
 while [ "$i" -le "$runs" ]; do
-    order="shm net mpi split"
-    [ $((i % 2)) = 0 ] && order="split mpi net shm"
+    order="shm net ${other:+netb} mpi split"
+    [ $((i % 2)) = 0 ] && order="split mpi ${other:+netb} net shm"
     for what in $order; do
         case $what in
         shm) run "$i" shm 2 "" "$work/shmem-bench" --only "$only" $bargs ;;
         net) run "$i" net 2 2 "$work/shmem-bench" --only "$only" $bargs ;;
+        netb) run "$i" netb 2 2 "$work/shmem-bench-b" --only "$only" $bargs ;;
         mpi) run "$i" mpi 2 "" "$work/mpi-rma-bench" $(echo "$bargs" | sed 's/--max-bytes 8//') ;;
         split) run "$i" split 3 2 "$work/shmem-bench" --peer 2 --only "$only" $bargs ;;
         esac
@@ -108,11 +141,12 @@ while [ "$i" -le "$runs" ]; do
     i=$((i + 1))
 done
 
-echo "OpenSHMEM over MPI, both paths: $runs round(s), ns per call (medians over the"
-echo "rounds of each run's median); net/MPI is the median of the same-round ratios"
+echo "OpenSHMEM over MPI, both paths: $runs round(s)${rt:+ (ranks under $rt)}, ns per call"
+echo "(medians over the runs of each run's median, per placement); net/MPI: the"
+echo "ratio of the two medians${other:+; net B: the layer of $other}"
 sort -u "$work/placement"
 # CSV: round,label,npes,test,target,bytes,calls,batches,median_ns,p99_ns,GBps
-awk -F, '
+awk -F, -v other="$other" '
 function median(list,   a, n, i, j, x) {
     n = split(list, a, " ")
     for (i = 2; i <= n; i++) {
@@ -131,37 +165,53 @@ function floor_of(t) {
     if (t == "cswap") return "cas+flush"
     return ""
 }
+function ratio(a, b) { return (a == "" || b == "" || b + 0 <= 0) ? "-" : sprintf("%.2f", a / b) }
 {
+    run = $1 SUBSEP $2
     key = $4 SUBSEP $5 SUBSEP $6
     if ($2 != "mpi" && !(key in seen)) { seen[key] = 1; rows[++nrows] = key }
-    vals[$2, key] = vals[$2, key] " " $9
-    ns[$1, $2, $4] = $9
-    nsk[$1, $2, key] = $9
-    rounds[$1] = 1
-    if ($2 == "mpi") mpi[$4] = mpi[$4] " " $9
+    val[run, key] = $9
+    if ($2 == "mpi") mpi[run, $4] = $9
+    runs[run] = $2
+    # The hand-off that places a run: rt, or MPI round trip.
+    if ($4 == "rt" || $4 == "send+recv") { hand[run] = $9; if ($9 + 0 > most[$2]) most[$2] = $9 + 0 }
 }
 END {
-    printf "%-8s %-7s %5s %10s %10s %10s  %-10s %9s %8s  %s\n", "test", "target", "bytes",
-        "shm", "split-shm", "net", "MPI itself", "MPI_ns", "net/MPI", "target"
-    for (i = 1; i <= nrows; i++) {
-        split(rows[i], f, SUBSEP)
-        fl = floor_of(f[1])
-        list = ""
-        for (r in rounds)
-            if (((r, "net", rows[i]) in nsk) && fl != "" && ((r, "mpi", fl) in ns) && ns[r, "mpi", fl] > 0)
-                list = list " " nsk[r, "net", rows[i]] / ns[r, "mpi", fl]
-        x = median(list)
-        goal = ""
-        if (x != "" && f[1] != "rt") goal = sprintf("<= 1.2x: %s", x <= 1.2 ? "met" : "NOT met")
-        printf "%-8s %-7s %5s %10s %10s %10s  %-10s %9s %8s  %s\n", f[1], f[2], f[3],
-            median(vals["shm", rows[i]]), median(vals["split", rows[i]]), median(vals["net", rows[i]]),
-            (fl == "" ? "-" : fl), (fl == "" ? "-" : median(mpi[fl])),
-            (x == "" ? "-" : sprintf("%.2f", x)), goal
+    np = split("slow fast", places, " ")
+    for (run in runs) place[run] = hand[run] + 0 < most[runs[run]] / 2 ? "fast" : "slow"
+    for (p = 1; p <= np; p++) {
+        n = 0
+        for (run in runs) if (place[run] == places[p]) n++
+        if (n == 0) continue
+        printf "\n%s placement (%s):", places[p], places[p] == "fast" ? "a hand-off under half the slowest run'"'"'s: one host core" : "the others"
+        for (run in runs) if (place[run] == places[p]) cnt[places[p], runs[run]]++
+        split("shm split net netb mpi", labs, " ")
+        for (l = 1; l <= 5; l++) if (cnt[places[p], labs[l]]) printf " %s %d", labs[l], cnt[places[p], labs[l]]
+        printf " run(s)\n"
+        printf "%-8s %-7s %5s %9s %9s %9s %9s  %-10s %8s %8s%s  %s\n", "test", "target", "bytes",
+            "shm", "split-shm", "net", "net B", "MPI itself", "MPI_ns", "net/MPI", other == "" ? "" : "  B/MPI", "target"
+        for (i = 1; i <= nrows; i++) {
+            split(rows[i], f, SUBSEP)
+            fl = floor_of(f[1])
+            delete lists
+            for (run in runs) {
+                if (place[run] != places[p]) continue
+                if ((run, rows[i]) in val) lists[runs[run]] = lists[runs[run]] " " val[run, rows[i]]
+                if (runs[run] == "mpi" && fl != "" && ((run, fl) in mpi)) lists["floor"] = lists["floor"] " " mpi[run, fl]
+            }
+            m = median(lists["floor"]); x = ratio(median(lists["net"]), m)
+            goal = (x != "-" && f[1] != "rt") ? sprintf("<= 1.2x: %s", x <= 1.2 ? "met" : "NOT met") : ""
+            printf "%-8s %-7s %5s %9s %9s %9s %9s  %-10s %8s %8s%s  %s\n", f[1], f[2], f[3],
+                median(lists["shm"]), median(lists["split"]), median(lists["net"]),
+                other == "" ? "-" : median(lists["netb"]), (fl == "" ? "-" : fl), (fl == "" || m == "" ? "-" : m), x,
+                other == "" ? "" : sprintf("  %7s", ratio(median(lists["netb"]), m)), goal
+        }
+        # The floor of a shipped atomic: two matched messages of MPI.
+        delete lists
+        for (run in runs) if (place[run] == places[p] && ((run, "send+recv") in mpi)) lists["sr"] = lists["sr"] " " mpi[run, "send+recv"]
+        if (lists["sr"] != "")
+            printf "MPI two-sided round trip (send+recv, 32 B out, 8 B back): %s ns\n", median(lists["sr"])
     }
-    # The floor of a shipped atomic: two matched messages of MPI.
-    if (mpi["send+recv"] != "")
-        printf "MPI two-sided round trip (send+recv, 32 B out, 8 B back): %s ns\n",
-            median(mpi["send+recv"])
 }' "$work/all.csv"
 
 [ "$instr" = 1 ] || exit 0
