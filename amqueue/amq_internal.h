@@ -10,11 +10,12 @@
  *                             (r, k) is written only by (r - 2^k) mod P
  *   P receiver blocks         receiver r's block at r * rstride holds its
  *                             2 P incoming queues, j = n * P + s (network
- *                             n, sender s), interleaved by slot:
+ *                             n, sender s), interleaved by line:
  *       row 0: the 2 P consumer lines (line j written only by receiver r)
- *       row 1 + k: slot k of queue j at line j (written only by sender s)
+ *       row 1 + k: line k of queue j at line j (written only by sender s;
+ *                  a slot or up to 4 cells, see amq_slot_t)
  *     with row = 2 P lines, rstride = (depth + 1) * row. A sender's lines
- *     are never written by another process, yet the slots a receiver
+ *     are never written by another process, yet the lines a receiver
  *     expects next lie side by side whenever its queues advance together
  *     (an idle network: all in row 1), so the idle scan touches 2 P
  *     adjacent lines in a few pages, not 2 P lines in 2 P pages.
@@ -49,20 +50,39 @@ enum { AMQ_SHORT = 0, AMQ_MEDIUM = 1, AMQ_LONG = 2, AMQ_HELP = 3 };
 #define AMQ_POLL_MAX 256u
 
 /*
- * A slot: one cache line, written only by the sender. `stamp` is the
- * message's sequence number in its queue (1, 2, ... wrapping at 2^32) and is
- * written LAST with a release store: the receiver takes the slot when an
- * acquire load of the stamp equals the sequence number it expects. A slot
- * still holds the stamp of the message `depth` earlier (or 0 when never
- * used), which differs from the expected one because 0 < depth < 2^32, so
- * zero memory is "empty" and the receiver never clears a slot.
+ * A queue is a ring of `depth` lines; a line holds either one message of
+ * the whole line (a slot, below) or up to AMQ_CELLS packed messages of one
+ * 16-byte cell each. A cell message is a Short of at most 2 arguments
+ * inline (AMQ_META_IS_CELL): stamp, meta, the 2 argument words (unused ones
+ * unwritten). Any other message is a slot, from the line's first cell; the
+ * sender then moves to the next line.
+ *
+ * `stamp`, at the start of every message (cell or slot), is the sequence
+ * number of its LINE in the queue (1, 2, ... wrapping at 2^32): the four
+ * cells of one line carry the same stamp. It is written LAST with a release
+ * store: the receiver takes a message when an acquire load of the stamp
+ * where it expects the next one equals the line's number. Stale values:
+ *  - cell 0 of a line still holds the stamp of the line `depth` earlier (or
+ *    0 when never used), which differs because 0 < depth < 2^32, so zero
+ *    memory is "empty" and the receiver never clears a line;
+ *  - cells 1-3 may hold a slot's body bytes of an earlier lap (anything, the
+ *    expected stamp included): so when a cell message starts a line, the
+ *    sender first stores stamp - 1 into cells 1-3's stamp words (relaxed;
+ *    the release of cell 0 orders them), a value no message of this lap of
+ *    the line carries; the receiver looks at cell k > 0 only after taking
+ *    cell k - 1 of the same lap, so it sees that value or a newer one.
+ * A line left partly unused by a slot that follows gets a skip mark in its
+ * next cell (meta AMQ_META_SKIP, the line's stamp): the receiver moves to
+ * the next line, runs nothing, counts nothing.
  *
  * meta: handler (bits 0-7), nargs (8-12), category (13-14), spilled (15),
  * job (16: the sender's copy job carries this Long's payload, or an
  * AMQ_HELP message asks to help with it), the job's generation (17-31);
  * for a Medium in a chunk, bits 16-18 are the pad / 8 between the args and
  * the payload (amq_medium_pad).
- * body: [Long: u64 destination address in the receiver's view]
+ * A Short's args (inline, up to 12) start at byte 8 (`nbytes`, which a
+ * Short does not use), in a cell and in a slot alike.
+ * Other slots' body: [Long: u64 destination address in the receiver's view]
  *       then either [spilled: u64 chunk offset in the sender's pool]
  *       or the inline data: args (4 * nargs), padded to 8 when a Medium
  *       payload follows, then the payload.
@@ -76,6 +96,27 @@ typedef struct amq_slot {
     unsigned char body[AMQ_LINE - 16];
 } amq_slot_t;
 _Static_assert(sizeof(amq_slot_t) == AMQ_LINE, "a slot is one cache line");
+
+/* A cell: a Short of at most 2 args. */
+typedef struct amq_cell {
+    _Atomic uint32_t stamp;
+    uint32_t meta;
+    uint32_t args[2];
+} amq_cell_t;
+#define AMQ_CELL 16u
+#define AMQ_CELLS (AMQ_LINE / AMQ_CELL)
+_Static_assert(sizeof(amq_cell_t) == AMQ_CELL, "a cell is 16 bytes");
+_Static_assert(AMQ_LINE % AMQ_CELL == 0 && AMQ_CELLS >= 2, "whole cells per line");
+/* A Short's inline args: byte 8 of its cell or slot. */
+#define AMQ_SHORT_ARGS(s) ((const uint32_t *)((const char *)(s) + 8))
+/* Largest count of a cell message. */
+#define AMQ_CELL_NARGS 2u
+/* A cell message's meta: a Short of at most 2 args, inline, no other bit
+ * (so meta >> 8 is its count). Any other meta is a slot's or a skip. */
+#define AMQ_META_IS_CELL(m) (((m) >> 8) <= AMQ_CELL_NARGS)
+/* Skip to the next line: category AMQ_HELP with no job, which no message
+ * carries (an AMQ_HELP message always has its job bit). */
+#define AMQ_META_SKIP ((uint32_t)AMQ_HELP << 13)
 
 #define AMQ_BODY (AMQ_LINE - 16)
 #define AMQ_META(h, na, cat, sp) ((uint32_t)(h) | (uint32_t)(na) << 8 | (uint32_t)(cat) << 13 | (uint32_t)(sp) << 15)
@@ -107,8 +148,9 @@ static inline uint64_t amq_medium_pad(uintptr_t src, unsigned nargs)
     return (((uint64_t)src & 56u) - PSHM_ALIGN_UP(4u * nargs, 8)) & 63u;
 }
 
-/* Consumer line of a queue: the number of messages the receiver has finished
- * with (handlers returned), stored with release by the receiver only. */
+/* Consumer line of a queue: the number of LINES the receiver has finished
+ * with (every handler of their messages returned; a line it is in the
+ * middle of is not counted), stored with release by the receiver only. */
 typedef struct amq_ctl {
     _Atomic uint32_t consumed;
     unsigned char pad[AMQ_LINE - 4];
@@ -150,7 +192,7 @@ _Static_assert(sizeof(amq_chunk_t) == AMQ_CHUNK_HDR, "chunk header");
 typedef struct amq_layout {
     unsigned nprocs, rounds;
     uint32_t depth;
-    /* row: bytes from slot k to slot k + 1 of a queue (2 P lines); ring:
+    /* row: bytes from line k to line k + 1 of a queue (2 P lines); ring:
      * depth * row; rstride: bytes of a receiver's block. */
     uint64_t off_bar, off_q, row, ring, rstride, off_pool, poolsz, total;
 } amq_layout_t;
@@ -178,14 +220,17 @@ static inline void amq_lock(amq_lock_t *l)
 static inline void amq_unlock(amq_lock_t *l) { atomic_store_explicit(&l->v, 0, memory_order_release); }
 
 /*
- * Sender's private state of one outgoing queue. `seq` is the stamp of the
- * next message, `slot` its slot (between end - ring and `end`, step `row`),
- * `cached` the last consumer count read. Invariant: seq - 1 - cached <=
- * depth (unsigned), i.e. at most `depth` messages are in flight, so the slot
- * of `seq` is free iff seq - cached <= depth. `avail` counts the slots known
- * free without reading the consumer line again, depth + 1 + cached - seq:
- * the fast path posts while it is non-zero. With threads it stays 0, so
- * every send takes the locked path.
+ * Sender's private state of one outgoing queue. `slot` is where the next
+ * message goes: a cell of the line whose stamp is `seq` (lines between end -
+ * ring and `end`, step `row`). At a line's first cell the line is not
+ * started yet; past it the line is open (amq_mid), and a cell message goes
+ * there with no room check. `cached` is the last consumer count read (in
+ * lines). Invariant: seq - 1 - cached <= depth (unsigned), i.e. at most
+ * `depth` lines are in flight, so line `seq` may be started iff seq -
+ * cached <= depth. `avail` counts the line starts known free without
+ * reading the consumer line again, depth + 1 + cached - seq - (1 if the
+ * line is open): the fast path posts while it is non-zero. With threads,
+ * and to self, it stays 0, so every send takes the slow path.
  */
 typedef struct amq_sq {
     uint32_t seq, avail;
@@ -195,11 +240,12 @@ typedef struct amq_sq {
     amq_lock_t lock;
     amq_ctl_t *ctl;
     int dlocal, net;   /* destination's supernode rank, network */
-    bool prepared;     /* its next slot is reserved by a prepare (prepare.c) */
+    bool prepared;     /* its next line is reserved by a prepare (prepare.c) */
 } amq_sq_t;
 
 /* Receiver's private state of one incoming queue: the stamp expected next
- * (`seq`) and its slot (`s`), and who sends on it (sender's supernode rank
+ * (`seq`, its line's) and the cell it is expected in (`s`: a cell message
+ * or a slot's start), and who sends on it (sender's supernode rank
  * << 1 | network). The idle poll reads these 16 bytes and the stamp they
  * point to, per queue. With PSHM_INIT_THREADS, one thread's scan reads them
  * while another, holding the queue's lock, writes them: relaxed atomics,
@@ -282,7 +328,7 @@ struct amq {
     amq_rq_t *rq;
     struct amq_rqx *rqx;      /* by the same index as rq */
     char *inq;                /* this receiver's block: consumer line of incoming queue
-                               * j = net * P + sender at inq + j * L, its slot k at
+                               * j = net * P + sender at inq + j * L, its line k at
                                * inq + (1 + k) * row + j * L */
     amq_lock_t *rlock[AMQ_NETS]; /* with threads: the incoming queues' locks */
     amq_pool_t pool[AMQ_NETS];
@@ -418,35 +464,94 @@ static inline void amq_chunk_filled(amq_pool_t *p, uint64_t off)
 
 /* ------------------------------------------------- shared by the send paths */
 
-/* Publishes the slot of sq->seq, filled, and moves to the next one. */
-static inline void amq_publish(amq_sq_t *sq, amq_slot_t *s)
+/* Whether the sender's line is open: its next cell is past the first. */
+static inline bool amq_mid(const amq_sq_t *sq)
 {
-    char *next = sq->slot + sq->row;
+    return ((uintptr_t)sq->slot & (AMQ_LINE - 1)) != 0;
+}
 
-    /* Release: the slot's fields, the chunk (header and data) and a Long
-     * payload are visible before the receiver can see the stamp. */
-    atomic_store_explicit(&s->stamp, sq->seq, memory_order_release);
+/* Moves the sender to the first cell of the line after `line`, its own. */
+static inline void amq_next_line(amq_sq_t *sq, char *line)
+{
+    char *next = line + sq->row;
+
     sq->seq++;
     sq->slot = next == sq->end ? next - sq->ring : next;
 }
 
-/* After a message posted off the fast path (or none): the slots known
- * free again, without threads and to another process (see amq_sq_t). */
+/* Publishes a slot, filled, at the first cell of line sq->seq (started:
+ * room checked), and moves to the next line. */
+static inline void amq_publish(amq_sq_t *sq, amq_slot_t *s)
+{
+    /* Release: the slot's fields, the chunk (header and data) and a Long
+     * payload are visible before the receiver can see the stamp. */
+    atomic_store_explicit(&s->stamp, sq->seq, memory_order_release);
+    amq_next_line(sq, (char *)s);
+}
+
+/* Posts a cell message at sq->slot (its line open, or room checked for a
+ * line it starts) and moves to the next cell, or line after the last.
+ * `fast`: the send's fast path, whose line start takes one of `avail`. */
+static inline __attribute__((always_inline)) void
+amq_post_cell(amq_sq_t *sq, uint32_t meta, const uint32_t *args, unsigned nargs, bool fast)
+{
+    amq_cell_t *c = (amq_cell_t *)sq->slot;
+    const uintptr_t at = (uintptr_t)c & (AMQ_LINE - 1);
+    const uint32_t seq = sq->seq;
+
+    if (at == 0) {
+        /* A line started with a cell: cells 1-3 may hold an earlier lap's
+         * slot body; stamp - 1 is no stamp of this lap (see amq_slot_t).
+         * Relaxed: ordered before the receiver's look at them by the
+         * release of cell 0 below, which it takes first. */
+        for (unsigned k = 1; k < AMQ_CELLS; k++)
+            atomic_store_explicit(&c[k].stamp, seq - 1, memory_order_relaxed);
+        if (fast)
+            sq->avail--;
+    }
+    c->meta = meta;
+    if (nargs == 2)
+        __builtin_memcpy(c->args, args, 8);
+    else if (nargs == 1)
+        c->args[0] = args[0];
+    /* Release: meta and args are visible before the stamp. */
+    atomic_store_explicit(&c->stamp, seq, memory_order_release);
+    if (PSHM_UNLIKELY(at == AMQ_LINE - AMQ_CELL))
+        amq_next_line(sq, (char *)c - at);
+    else
+        sq->slot = (char *)(c + 1);
+}
+
+/* A slot comes next and the line is open: a skip mark in its next cell
+ * ends it (no room needed, the line is ours), the sender moves on. */
+static inline void amq_skip(amq_sq_t *sq)
+{
+    amq_cell_t *c = (amq_cell_t *)sq->slot;
+
+    c->meta = AMQ_META_SKIP;
+    /* Release: the meta word before the stamp. */
+    atomic_store_explicit(&c->stamp, sq->seq, memory_order_release);
+    amq_next_line(sq, (char *)((uintptr_t)c & ~(uintptr_t)(AMQ_LINE - 1)));
+}
+
+/* After a message posted off the fast path (or none): the line starts
+ * known free again, without threads and to another process (amq_sq_t). */
 static inline void amq_avail_update(const struct amq *q, amq_sq_t *sq)
 {
-    uint32_t avail = q->l.depth + 1 + sq->cached - sq->seq;
+    uint32_t avail = q->l.depth + 1 + sq->cached - sq->seq - amq_mid(sq);
 
     if (!q->threads && sq->dlocal != q->me)
         sq->avail = avail <= q->l.depth ? avail : 0;
 }
 
-/* Reads the consumer count again: the slots known free (see amq_sq_t). */
-static inline uint32_t amq_room(amq_sq_t *sq, uint32_t depth)
+/* Reads the consumer count again: whether line sq->seq may be started
+ * (the sender is at its first cell). */
+static inline bool amq_room(amq_sq_t *sq, uint32_t depth)
 {
     /* Acquire: pairs with the receiver's release after its handlers
-     * returned, so overwriting the slots cannot race its reads. */
+     * returned, so overwriting the line cannot race its reads. */
     sq->cached = atomic_load_explicit(&sq->ctl->consumed, memory_order_acquire);
-    return depth + 1 + sq->cached - sq->seq;
+    return sq->seq - sq->cached <= depth;
 }
 
 /* Copies the args of a message whose data fits a slot (nargs <= 12): fixed
@@ -493,10 +598,11 @@ int amq_check_dest_flags(pshm_ctx_t *ctx, const char *fn, int dest, unsigned fla
 /* The message of a send that failed the checks. */
 int amq_send_bad(pshm_ctx_t *ctx, const char *fn, int dest, unsigned handler, const void *buf,
                  uint64_t nbytes, unsigned flags, unsigned nargs, const uint32_t *args, int cat);
-/* Room for one message on sq (send.c): a slot, and a pool chunk of dsz
- * data bytes when `spill`; waits, or -EAGAIN with PSHM_IMMEDIATE. */
-int amq_reserve(pshm_ctx_t *ctx, amq_sq_t *sq, unsigned flags, bool spill, uint64_t dsz,
-                uint64_t *off);
+/* Room for one message on sq (send.c): a cell (`cell`) or a line, and a
+ * pool chunk of dsz data bytes when `spill`; waits, or -EAGAIN with
+ * PSHM_IMMEDIATE. For a line, an open one is first ended (amq_skip). */
+int amq_reserve(pshm_ctx_t *ctx, amq_sq_t *sq, unsigned flags, bool cell, bool spill,
+                uint64_t dsz, uint64_t *off);
 /* One step of a wait for room: polls, then yields per the wait policy. */
 int amq_wait_room(pshm_ctx_t *ctx, int net, uint32_t *spins);
 /* A Long's target [dest_addr, + n) in dlocal's segment, owner view; *ldst

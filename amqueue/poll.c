@@ -94,8 +94,9 @@ run_other(pshm_ctx_t *ctx, pshm_token_t *tok, amq_slot_t *s, uint32_t meta)
 }
 
 /* A Short the fast path did not take: one to drop (no sender writes more
- * args inline than fit the slot, 12, nor sets unknown meta bits), or one
- * whose handler was registered after the fast path read its key. */
+ * args inline than 12, nor sets unknown meta bits), or one whose handler
+ * was registered after the fast path read its key. Its args are at byte 8
+ * of its cell or slot. */
 static int __attribute__((noinline))
 run_short_any(pshm_ctx_t *ctx, pshm_token_t *tok, amq_slot_t *s, uint32_t meta)
 {
@@ -105,13 +106,13 @@ run_short_any(pshm_ctx_t *ctx, pshm_token_t *tok, amq_slot_t *s, uint32_t meta)
         return bad_message(ctx, tok->src, tok->net, meta, 0, "its meta word has unknown bits set");
     if (4 * na > AMQ_BODY)
         return bad_message(ctx, tok->src, tok->net, meta, 0,
-                           "its arguments are said to be in the slot but do not fit there");
+                           "its arguments are said to be inline but do not fit there");
     if (ctx->am_nargs[h] != AMQ_NARGS_ANY)
         return bad_message(ctx, tok->src, tok->net, meta, 0,
                            ctx->am_nargs[h] == AMQ_NARGS_NONE
                                ? "that handler is not registered here"
                                : "the argument count does not match the handler");
-    ctx->handlers[h].fn(tok, NULL, 0, (const uint32_t *)s->body, na);
+    ctx->handlers[h].fn(tok, NULL, 0, AMQ_SHORT_ARGS(s), na);
     return 0;
 }
 
@@ -155,12 +156,12 @@ run_medium(pshm_ctx_t *ctx, amq_rqx_t *x, amq_slot_t *s, uint32_t meta)
     return 0;
 }
 
-/* Slots fetched ahead of the one being handled: a stream's next slots are
+/* Lines fetched ahead of the one being handled: a stream's next lines are
  * usually written already, and fetching them while a handler runs overlaps
  * their transfers from the sender's cache instead of paying them in turn. */
 #define PREFETCH_AHEAD 4u
 
-/* Whether the slot a queue expects next carries the expected stamp. Relaxed:
+/* Whether the cell a queue expects next carries the expected stamp. Relaxed:
  * poll_queue takes the message with an acquire load. */
 static inline bool rq_hit(const amq_rq_t *r)
 {
@@ -179,12 +180,40 @@ static bool __attribute__((noinline)) alone(const struct amq *q, const amq_rq_t 
     return true;
 }
 
+/* The first cell of the line after s's; *seq counts it. The line
+ * PREFETCH_AHEAD further is fetched (once per line, not per cell). */
+static inline amq_slot_t *rq_next_line(amq_slot_t *s, uint32_t *seq, uint64_t row,
+                                       const char *end, uint64_t ring)
+{
+    char *t = (char *)((uintptr_t)s & ~(uintptr_t)(AMQ_LINE - 1)) + row;
+    const char *ahead = t + PREFETCH_AHEAD * row;
+
+    ++*seq;
+    /* Near the wrap: not worth the arithmetic. */
+    if (ahead < end)
+        __builtin_prefetch(ahead, 0, 3);
+    return (amq_slot_t *)(PSHM_UNLIKELY(t == end) ? t - ring : t);
+}
+
+/* Where the message after the one at s (of meta word `meta`) is: the next
+ * cell after a cell message that is not its line's last (the sender's
+ * framing, amq_slot_t), else the next line's first cell. */
+static inline amq_slot_t *rq_next(amq_slot_t *s, uint32_t meta, uint32_t *seq, uint64_t row,
+                                  const char *end, uint64_t ring)
+{
+    if (AMQ_META_IS_CELL(meta) &&
+        ((uintptr_t)s & (AMQ_LINE - AMQ_CELL)) != AMQ_LINE - AMQ_CELL)
+        return (amq_slot_t *)((char *)s + AMQ_CELL);
+    return rq_next_line(s, seq, row, end, ring);
+}
+
 /*
  * Runs up to `budget` messages of one incoming queue, and more batches of
  * as many, up to `max` in all, while no other queue has a message (fairness
- * only asks to take turns with those); returns the count, or < 0 when a
- * message could not run: it is dropped (its slot and chunk released),
- * counted, and ends the call. The queue's position is kept in locals
+ * only asks to take turns with those); returns the count (skip marks are
+ * not messages), or < 0 when a message could not run: it is dropped (its
+ * cell or line and chunk released), counted, and ends the call. The
+ * queue's position is kept in locals
  * and stored back at the end: nothing polls this queue meanwhile (handlers
  * may not poll; a reply waiting for room polls only the reply network, and a
  * reply handler cannot reply; threads hold the queue's lock). The in-handler
@@ -201,7 +230,9 @@ static int poll_queue(pshm_ctx_t *ctx, amq_rq_t *rq, unsigned budget, unsigned m
     pshm_token_t *const tok = &x->tok;
     const uint64_t row = q->l.row;
     amq_slot_t *s = atomic_load_explicit(&rq->s, memory_order_relaxed);
-    uint32_t seq = atomic_load_explicit(&rq->seq, memory_order_relaxed), stop = seq + budget;
+    /* seq: the stamp of s's line; n: messages run, stop: n's bound. */
+    uint32_t seq = atomic_load_explicit(&rq->seq, memory_order_relaxed);
+    unsigned n = 0, stop = budget;
     const uint32_t first = seq;
     const pshm_token_t *outer_tok = AMQ_DEBUG ? amq_cur_token : NULL;
     const int32_t outer_credit = amq_tls.credit;
@@ -214,24 +245,14 @@ static int poll_queue(pshm_ctx_t *ctx, amq_rq_t *rq, unsigned budget, unsigned m
     amq_tls.credit = 0;
     if (AMQ_DEBUG)
         amq_cur_token = tok;
-    /* Acquire: pairs with the sender's release of the stamp, so the slot,
-     * its chunk and a Long payload are visible. */
     for (;;) {
-        if (PSHM_UNLIKELY(seq == stop)) {
-            if (stop - first >= max || !alone(q, rq))
-                break;
-            stop += max - (stop - first) < budget ? max - (stop - first) : budget;
-        }
+        /* Acquire: pairs with the sender's release of the stamp, so the
+         * message, its chunk and a Long payload are visible. */
         if (atomic_load_explicit(&s->stamp, memory_order_acquire) != seq)
             break;
-        const char *ahead = (const char *)s + PREFETCH_AHEAD * row;
         uint32_t meta = s->meta;
         unsigned h = AMQ_META_H(meta);
 
-        /* Near the wrap: not worth the arithmetic. (The end is read from x,
-         * not kept in a register the loop needs for the rest.) */
-        if (ahead < x->end)
-            __builtin_prefetch(ahead, 0, 3);
         /* A Short with its data inline, the common case: for a handler of
          * an exact count one compare of the whole meta word, for one of
          * any count a second with the count's low 4 bits masked (see
@@ -239,21 +260,43 @@ static int poll_queue(pshm_ctx_t *ctx, amq_rq_t *rq, unsigned budget, unsigned m
          * count. */
         if (PSHM_LIKELY(meta == ctx->am_meta[h] ||
                         (((meta & ~AMQ_META_ANY_NA) ^ AMQ_META_ANY) == ctx->am_meta[h] &&
-                         meta < (AMQ_BODY / 4 + 1) << 8))) /* count <= 12 */
-            ctx->am_fn[h](tok, NULL, 0, (const uint32_t *)s->body, meta >> 8);
-        else if ((meta & ~MEDIUM_VAR) == (ctx->am_meta[h] | MEDIUM_KEY))
+                         meta < (AMQ_BODY / 4 + 1) << 8))) { /* count <= 12 */
+            ctx->am_fn[h](tok, NULL, 0, AMQ_SHORT_ARGS(s), meta >> 8);
+            tok->state &= AMQ_TOK_NOREPLY; /* back to 0, or NOREPLY for a reply */
+            s = rq_next(s, meta, &seq, row, x->end, q->l.ring);
+        } else if ((meta & ~MEDIUM_VAR) == (ctx->am_meta[h] | MEDIUM_KEY)) {
             rc = run_medium(ctx, x, s, meta);
-        else if ((meta & (3u << 13 | 1u << 15)) == 0)
-            rc = run_short_any(ctx, tok, s, meta);
-        else
-            rc = run_other(ctx, tok, s, meta);
-        tok->state &= AMQ_TOK_NOREPLY; /* back to 0, or NOREPLY for a reply */
-        seq++;
-        s = (amq_slot_t *)((char *)s + row);
-        if (PSHM_UNLIKELY((char *)s == x->end))
-            s = (amq_slot_t *)((char *)s - q->l.ring);
-        if (PSHM_UNLIKELY(rc < 0))
-            break; /* one report per call: the caller sees its message */
+            tok->state &= AMQ_TOK_NOREPLY;
+            s = rq_next_line(s, &seq, row, x->end, q->l.ring); /* a slot */
+            if (PSHM_UNLIKELY(rc < 0)) {
+                n++;
+                break; /* one report per call: the caller sees its message */
+            }
+        } else {
+            amq_slot_t *t = s;
+            /* A Short inline may be a cell; anything else is a slot, or a
+             * skip mark: the next line follows. */
+            if ((meta & (3u << 13 | 1u << 15)) == 0) {
+                s = rq_next(t, meta, &seq, row, x->end, q->l.ring);
+                rc = run_short_any(ctx, tok, t, meta);
+            } else {
+                s = rq_next_line(t, &seq, row, x->end, q->l.ring);
+                if (meta == AMQ_META_SKIP)
+                    continue; /* not a message */
+                rc = run_other(ctx, tok, t, meta);
+            }
+            tok->state &= AMQ_TOK_NOREPLY;
+            if (PSHM_UNLIKELY(rc < 0)) {
+                n++;
+                break;
+            }
+        }
+        /* The budget (at least 1) is checked after each message run. */
+        if (PSHM_UNLIKELY(++n == stop)) {
+            if (stop >= max || !alone(q, rq))
+                break;
+            stop += max - stop < budget ? max - stop : budget;
+        }
     }
     /* A reply a handler prepared and did not commit is given up. */
     amq_prep_batch_end(tok);
@@ -265,10 +308,11 @@ static int poll_queue(pshm_ctx_t *ctx, amq_rq_t *rq, unsigned budget, unsigned m
     atomic_store_explicit(&rq->s, s, memory_order_relaxed);
     atomic_store_explicit(&rq->seq, seq, memory_order_relaxed);
     if (seq != first)
-        /* Release: every read of these slots (handlers included) is done
-         * before the sender sees them free (its acquire in room()). */
+        /* Lines finished: the one s is in is not (it may be mid-line).
+         * Release: every read of these lines (handlers included) is done
+         * before the sender sees them free (its acquire in amq_room). */
         atomic_store_explicit(&x->ctl->consumed, seq - 1, memory_order_release);
-    return rc < 0 ? rc : (int)(seq - first);
+    return rc < 0 ? rc : (int)n;
 }
 
 /* One queue, with its lock when threads may poll: the count run, or < 0. */

@@ -4,8 +4,9 @@
  * Prepare/Commit). Nothing is copied on the send side.
  *
  * Prepare reserves everything the message needs, so that its commit cannot
- * wait or fail for room: the queue slot (the queue's lock with threads,
- * held until the commit), and for a Medium that does not fit the slot a
+ * wait or fail for room: a whole line of the queue, for the slot (the
+ * queue's lock with threads, held until the commit; a line the sender left
+ * open is ended by a skip mark first), and for a Medium that does not fit the slot a
  * chunk of the pool. The buffer handed out is, for a Medium, the slot's body
  * or the chunk's data, after the room for the arguments; for a Long, the
  * destination itself in the receiver's segment, through the cross-mapping.
@@ -142,6 +143,9 @@ prepare(pshm_ctx_t *ctx, const char *fn, amq_sq_t *sq, pshm_token_t *tok, int ca
     prep.raddr = raddr;
     prep.pad = (uint32_t)pad;
     sq->prepared = true;
+    /* The slot starts a line: end an open one now (no room needed). */
+    if (amq_mid(sq))
+        amq_skip(sq);
     /* A slot known free and a chunk at the pool's head: no wait, no call
      * (as the send path's fast case). Else the general reservation. */
     if (!q->threads && sq->avail != 0 &&
@@ -150,7 +154,7 @@ prepare(pshm_ctx_t *ctx, const char *fn, amq_sq_t *sq, pshm_token_t *tok, int ca
     } else {
         if (!q->threads)
             sq->avail = 0; /* the fast path leaves this queue alone while we wait */
-        if ((rc = amq_reserve(ctx, sq, flags, spill, dsz, &prep.off)) < 0)
+        if ((rc = amq_reserve(ctx, sq, flags, false, spill, dsz, &prep.off)) < 0)
             goto fail;
     }
     if (!q->threads)

@@ -173,8 +173,15 @@ int amq_wait_room(pshm_ctx_t *ctx, int net, uint32_t *spins)
     return ctx_wait_step(ctx, spins);
 }
 
-/* Fills the slot of sq->seq (room checked, chunk filled) and publishes it;
- * `job`: the meta bits of a copy job carrying a Long's payload. */
+/* A Short of at most 2 args goes in a cell, anything else in a slot. */
+static inline bool is_cell(int cat, unsigned nargs)
+{
+    return cat == AMQ_SHORT && nargs <= AMQ_CELL_NARGS;
+}
+
+/* Fills the cell or slot at sq->slot (room checked, an open line ended
+ * before a slot, chunk filled) and publishes it; `job`: the meta bits of a
+ * copy job carrying a Long's payload. */
 static inline __attribute__((always_inline)) void
 post(amq_sq_t *sq, unsigned handler, int cat, bool spill, uint64_t off, const void *buf,
      uint64_t nbytes, uint64_t raddr, unsigned nargs, const uint32_t *args, uint32_t job)
@@ -182,7 +189,17 @@ post(amq_sq_t *sq, unsigned handler, int cat, bool spill, uint64_t off, const vo
     amq_slot_t *s = (amq_slot_t *)sq->slot;
     unsigned char *body = s->body;
 
+    if (is_cell(cat, nargs)) {
+        amq_post_cell(sq, AMQ_META(handler, nargs, AMQ_SHORT, 0), args, nargs, false);
+        return;
+    }
     s->meta = AMQ_META(handler, nargs, cat, spill) | job;
+    if (cat == AMQ_SHORT && !spill) {
+        /* A Short's args start at byte 8, as in a cell (amq_slot_t). */
+        amq_copy_args((unsigned char *)&s->nbytes, args, nargs);
+        amq_publish(sq, s);
+        return;
+    }
     if (cat != AMQ_SHORT)
         s->nbytes = nbytes; /* a Short's is not read */
     if (cat == AMQ_LONG) {
@@ -197,20 +214,26 @@ post(amq_sq_t *sq, unsigned handler, int cat, bool spill, uint64_t off, const vo
 }
 
 /*
- * Waits (polling) for room for one message on sq: a free slot, and when
- * `spill`, a chunk of dsz data bytes in the pool (its offset in *off).
- * With PSHM_IMMEDIATE, -EAGAIN instead of waiting. sq is the caller's
- * (its lock taken with threads).
+ * Waits (polling) for room for one message on sq: a cell of the open line,
+ * else a line to start (an open line is ended first when a slot is due),
+ * and when `spill`, a chunk of dsz data bytes in the pool (its offset in
+ * *off). With PSHM_IMMEDIATE, -EAGAIN instead of waiting. sq is the
+ * caller's (its lock taken with threads).
  */
-int amq_reserve(pshm_ctx_t *ctx, amq_sq_t *sq, unsigned flags, bool spill, uint64_t dsz,
-                uint64_t *off)
+int amq_reserve(pshm_ctx_t *ctx, amq_sq_t *sq, unsigned flags, bool cell, bool spill,
+                uint64_t dsz, uint64_t *off)
 {
     struct amq *q = ctx->amq;
     uint32_t spins = 0;
     int rc;
 
-    /* Room in the queue: seq - cached <= depth (unsigned, see amq_sq_t). */
-    while (sq->seq - sq->cached > q->l.depth && amq_room(sq, q->l.depth) == 0) {
+    if (amq_mid(sq)) {
+        if (cell)
+            return 0; /* the open line has a cell; a cell never spills */
+        amq_skip(sq);
+    }
+    /* Room to start line seq: seq - cached <= depth (unsigned, amq_sq_t). */
+    while (sq->seq - sq->cached > q->l.depth && !amq_room(sq, q->l.depth)) {
         if (flags & PSHM_IMMEDIATE)
             return pshm_err(-EAGAIN, "the queue to rank %d is full (depth %u); retry after "
                             "polling", ctx->nm.members[sq->dlocal], q->l.depth);
@@ -267,7 +290,7 @@ send_slow(pshm_ctx_t *ctx, amq_sq_t *sq, unsigned handler, int cat, const void *
                         "it before sending another on that queue", ctx->nm.members[sq->dlocal]);
     if (q->threads)
         amq_lock(&sq->lock);
-    if ((rc = amq_reserve(ctx, sq, flags, spill, dsz, &off)) < 0)
+    if ((rc = amq_reserve(ctx, sq, flags, is_cell(cat, nargs), spill, dsz, &off)) < 0)
         goto out;
     if (spill) {
         amq_pool_t *p = &q->pool[net];
@@ -307,6 +330,17 @@ amq_send(pshm_ctx_t *ctx, amq_sq_t *sq, unsigned handler, int cat, const void *b
     uint64_t dsz = 4u * nargs;
     bool spill;
 
+    /* avail != 0: a line may be started, so a cell or a slot has room. A
+     * cell in the open line takes none; one that starts a line, or a slot,
+     * takes one (a slot after a skip mark when the line is open). */
+    if (is_cell(cat, nargs)) {
+        if (PSHM_LIKELY(sq->avail != 0)) {
+            amq_post_cell(sq, AMQ_META(handler, nargs, AMQ_SHORT, 0), args, nargs, true);
+            return 0;
+        }
+        return send_slow(ctx, sq, handler, cat, buf, nbytes, ldst, raddr, flags, nargs, args,
+                         false, dsz, false);
+    }
     if (cat == AMQ_MEDIUM && nbytes)
         dsz = PSHM_ALIGN_UP(dsz, 8) + nbytes;
     spill = dsz > AMQ_BODY - (cat == AMQ_LONG ? 8 : 0);
@@ -316,6 +350,8 @@ amq_send(pshm_ctx_t *ctx, amq_sq_t *sq, unsigned handler, int cat, const void *b
         return send_slow(ctx, sq, handler, cat, buf, nbytes, ldst, raddr, flags, nargs, args,
                          spill, dsz, true);
     if (PSHM_LIKELY(sq->avail != 0 && !spill)) {
+        if (amq_mid(sq))
+            amq_skip(sq);
         sq->avail--;
         if (cat == AMQ_LONG && nbytes)
             memcpy(ldst, buf, nbytes);

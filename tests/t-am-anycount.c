@@ -15,7 +15,7 @@
 #include <errno.h>
 #include <stdio.h>
 
-enum { H_ANY = 7, H_REP = 8, H_EX = 9 };
+enum { H_ANY = 7, H_REP = 8, H_EX = 9, H_UNREG = 10 };
 #define ROUNDS 300
 #define NCOUNTS (PSHM_AM_MAX_ARGS + 1)
 
@@ -67,14 +67,16 @@ static void ex(pshm_token_t *t, void *p, size_t n, const uint32_t *a, unsigned n
     nex++;
 }
 
-/* Posts a Short of 2 args to self for handler h, sets its meta to `meta`
+/* Posts a Short to self (2 args, or 3 when `meta` frames a slot), sets its meta to `meta`
  * and polls: the handler must not run, the poll must say EPROTO. */
-static void dropped(pshm_ctx_t *ctx, int me, unsigned h, uint32_t meta, const char *what)
+static void dropped(pshm_ctx_t *ctx, int me, uint32_t meta, const char *what)
 {
-    uint32_t a[2] = {1, 2};
+    uint32_t a[3] = {1, 2, 3};
     long req0 = nreq, ex0 = nex;
     int rc;
-    CHECK_OK(pshm_am_request_short(ctx, me, h, 0, 2, a));
+    /* A cell or a slot as the corrupt meta says: the receiver's framing
+     * follows the meta word, which a sender always writes to match. */
+    CHECK_OK(pshm_am_request_short(ctx, me, H_ANY, 0, AMQ_META_IS_CELL(meta) ? 2 : 3, a));
     am_last_slot(ctx, me)->meta = meta;
     rc = pshm_poll(ctx);
     if (!am_dropped_ok(rc, nreq - req0 + nex - ex0, what)) {
@@ -127,11 +129,13 @@ int main(int argc, char **argv)
     /* Part 2: corrupt metas, to self. */
     nreq = 0;
     for (unsigned na = AMQ_BODY / 4 + 1; na <= 31; na++)
-        dropped(ctx, me, H_ANY, AMQ_META(H_ANY, na, AMQ_SHORT, 0), "any-count handler, inline count");
-    dropped(ctx, me, H_ANY, AMQ_META(H_ANY, 2, AMQ_SHORT, 0) | 1u << 31, "bit 31 set");
-    dropped(ctx, me, H_ANY, AMQ_META(H_ANY, 2, AMQ_SHORT, 0) | 1u << 20, "bit 20 set");
-    dropped(ctx, me, H_EX, AMQ_META(H_EX, 3, AMQ_SHORT, 0), "exact handler, wrong count");
-    dropped(ctx, me, H_EX, AMQ_META(H_EX, 2, AMQ_SHORT, 0) | 1u << 31, "exact handler, bit 31");
+        dropped(ctx, me, AMQ_META(H_ANY, na, AMQ_SHORT, 0), "any-count handler, inline count");
+    dropped(ctx, me, AMQ_META(H_ANY, 2, AMQ_SHORT, 0) | 1u << 31, "bit 31 set");
+    dropped(ctx, me, AMQ_META(H_ANY, 2, AMQ_SHORT, 0) | 1u << 20, "bit 20 set");
+    dropped(ctx, me, AMQ_META(H_EX, 3, AMQ_SHORT, 0), "exact handler, wrong count");
+    dropped(ctx, me, AMQ_META(H_EX, 2, AMQ_SHORT, 0) | 1u << 31, "exact handler, bit 31");
+    dropped(ctx, me, AMQ_META(H_EX, 1, AMQ_SHORT, 0), "exact handler, wrong count, in a cell");
+    dropped(ctx, me, AMQ_META(H_UNREG, 2, AMQ_SHORT, 0), "unregistered handler, in a cell");
     printf("rank %d: corrupt messages dropped, %ld good ones run after them\n", me, nreq);
 
     CHECK_OK(pshm_barrier(ctx));

@@ -2,9 +2,11 @@
  * t-am-flow: queue depth 1 and the smallest pool, an all-to-all flood of
  * maximum-size Medium requests each answered with a maximum-size Medium
  * reply, must finish; and PSHM_IMMEDIATE returns -EAGAIN, sending nothing,
- * when the queue to a peer that is not polling is full (then the pool).
+ * when the queue to a peer that is not polling is full (its one line of
+ * cells holds AMQ_CELLS Shorts of 1 arg), then the pool.
  */
 #include "amtest.h"
+#include "amqueue/amq_internal.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -87,8 +89,8 @@ int main(int argc, char **argv)
         uint8_t *p = malloc(65536);
         CHECK(p != NULL);
         am_fill(p, 65536, 0);
-        CHECK_OK(pshm_am_request_short(ctx, 0, H_CNT, PSHM_IMMEDIATE, 1, &k));
-        k = 1;
+        for (k = 0; k < AMQ_CELLS; k++)
+            CHECK_OK(pshm_am_request_short(ctx, 0, H_CNT, PSHM_IMMEDIATE, 1, &k));
         CHECK_ERR(pshm_am_request_short(ctx, 0, H_CNT, PSHM_IMMEDIATE, 1, &k), -EAGAIN);
         CHECK(strstr(pshm_last_error(), "full") != NULL);
         /* One spilled Medium to rank 2 takes the only 64K chunk of the pool. */
@@ -105,7 +107,7 @@ int main(int argc, char **argv)
             CHECK_OK(pshm_put(ctx, r, (void *)o.owner_base, &one, sizeof one));
         }
     }
-    long want = (me == 0 || me == 2) ? 1 : 0;
+    long want = me == 0 ? AMQ_CELLS : me == 2 ? 1 : 0;
     CHECK_OK(pshm_wait_until(ctx, reached, &want));
     CHECK_OK(pshm_barrier(ctx));
     CHECK_OK(pshm_barrier(ctx));
