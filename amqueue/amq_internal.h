@@ -535,13 +535,19 @@ static inline void amq_skip(amq_sq_t *sq)
 }
 
 /* After a message posted off the fast path (or none): the line starts
- * known free again, without threads and to another process (amq_sq_t). */
-static inline void amq_avail_update(const struct amq *q, amq_sq_t *sq)
+ * known free again, without threads and to another process (amq_sq_t);
+ * `open`: whether the sender's line is open (amq_mid), when the caller
+ * knows better than a test. */
+static inline void amq_avail_set(const struct amq *q, amq_sq_t *sq, bool open)
 {
-    uint32_t avail = q->l.depth + 1 + sq->cached - sq->seq - amq_mid(sq);
+    uint32_t avail = q->l.depth + 1 + sq->cached - sq->seq - open;
 
     if (!q->threads && sq->dlocal != q->me)
         sq->avail = avail <= q->l.depth ? avail : 0;
+}
+static inline void amq_avail_update(const struct amq *q, amq_sq_t *sq)
+{
+    amq_avail_set(q, sq, amq_mid(sq));
 }
 
 /* Reads the consumer count again: whether line sq->seq may be started

@@ -230,9 +230,10 @@ static int poll_queue(pshm_ctx_t *ctx, amq_rq_t *rq, unsigned budget, unsigned m
     pshm_token_t *const tok = &x->tok;
     const uint64_t row = q->l.row;
     amq_slot_t *s = atomic_load_explicit(&rq->s, memory_order_relaxed);
-    /* seq: the stamp of s's line; n: messages run, stop: n's bound. */
+    /* seq: the stamp of s's line; `left` of the `granted` messages may
+     * still run (granted - left have). */
     uint32_t seq = atomic_load_explicit(&rq->seq, memory_order_relaxed);
-    unsigned n = 0, stop = budget;
+    unsigned left = budget, granted = budget;
     const uint32_t first = seq;
     const pshm_token_t *outer_tok = AMQ_DEBUG ? amq_cur_token : NULL;
     const int32_t outer_credit = amq_tls.credit;
@@ -269,7 +270,7 @@ static int poll_queue(pshm_ctx_t *ctx, amq_rq_t *rq, unsigned budget, unsigned m
             tok->state &= AMQ_TOK_NOREPLY;
             s = rq_next_line(s, &seq, row, x->end, q->l.ring); /* a slot */
             if (PSHM_UNLIKELY(rc < 0)) {
-                n++;
+                left--;
                 break; /* one report per call: the caller sees its message */
             }
         } else {
@@ -287,15 +288,16 @@ static int poll_queue(pshm_ctx_t *ctx, amq_rq_t *rq, unsigned budget, unsigned m
             }
             tok->state &= AMQ_TOK_NOREPLY;
             if (PSHM_UNLIKELY(rc < 0)) {
-                n++;
+                left--;
                 break;
             }
         }
         /* The budget (at least 1) is checked after each message run. */
-        if (PSHM_UNLIKELY(++n == stop)) {
-            if (stop >= max || !alone(q, rq))
+        if (PSHM_UNLIKELY(--left == 0)) {
+            if (granted >= max || !alone(q, rq))
                 break;
-            stop += max - stop < budget ? max - stop : budget;
+            left = max - granted < budget ? max - granted : budget;
+            granted += left;
         }
     }
     /* A reply a handler prepared and did not commit is given up. */
@@ -312,7 +314,7 @@ static int poll_queue(pshm_ctx_t *ctx, amq_rq_t *rq, unsigned budget, unsigned m
          * Release: every read of these lines (handlers included) is done
          * before the sender sees them free (its acquire in amq_room). */
         atomic_store_explicit(&x->ctl->consumed, seq - 1, memory_order_release);
-    return rc < 0 ? rc : (int)n;
+    return rc < 0 ? rc : (int)(granted - left);
 }
 
 /* One queue, with its lock when threads may poll: the count run, or < 0. */

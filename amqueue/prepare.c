@@ -42,14 +42,16 @@ static const char *cat_name(int cat) { return cat == AMQ_MEDIUM ? "Medium" : "Lo
 bool amq_prepared_by_me(const amq_sq_t *sq) { return prep.sq == sq; }
 
 /* Ends this thread's reservation of its queue, committed or given back.
- * prep.sq == NULL is "nothing prepared"; prepare sets every field. */
+ * prep.sq == NULL is "nothing prepared"; prepare sets every field. The
+ * queue is at a line's first cell: the prepare ended an open line, the
+ * commit's slot moved to the next one. */
 static inline __attribute__((always_inline)) void prep_end(struct amq *q, amq_sq_t *sq)
 {
     sq->prepared = false;
     if (q->threads)
         amq_unlock(&sq->lock);
     else
-        amq_avail_update(q, sq);
+        amq_avail_set(q, sq, false);
     prep.sq = NULL;
     prep.pool = NULL;
     amq_tls.prep_tok = NULL;
