@@ -207,6 +207,41 @@ static inline amq_slot_t *rq_next(amq_slot_t *s, uint32_t meta, uint32_t *seq, u
     return rq_next_line(s, seq, row, end, ring);
 }
 
+/* What run_rare did: where the queue's next message is, its line's stamp,
+ * and 0, 1 for a skip mark (nothing run), or < 0 (dropped). Two
+ * registers' worth, returned in them. */
+typedef struct {
+    amq_slot_t *s;
+    int32_t rc;
+    uint32_t seq;
+} rq_step_t;
+
+/* A message neither fast path took (a Short the fast compare missed, a
+ * skip mark, any other category): runs it and finds the next one. Out of
+ * poll_queue's loop, which keeps more in registers without it. */
+static rq_step_t __attribute__((noinline))
+run_rare(pshm_ctx_t *ctx, amq_rqx_t *x, amq_slot_t *s, uint32_t meta, uint32_t seq)
+{
+    const struct amq *q = ctx->amq;
+    rq_step_t st = {NULL, 0, seq};
+
+    /* A Short inline may be a cell; anything else is a slot, or a skip
+     * mark: the next line follows. */
+    if ((meta & (3u << 13 | 1u << 15)) == 0) {
+        st.s = rq_next(s, meta, &st.seq, q->l.row, x->end, q->l.ring);
+        st.rc = run_short_any(ctx, &x->tok, s, meta);
+    } else {
+        st.s = rq_next_line(s, &st.seq, q->l.row, x->end, q->l.ring);
+        if (meta == AMQ_META_SKIP) {
+            st.rc = 1;
+            return st;
+        }
+        st.rc = run_other(ctx, &x->tok, s, meta);
+    }
+    x->tok.state &= AMQ_TOK_NOREPLY;
+    return st;
+}
+
 /*
  * Runs up to `budget` messages of one incoming queue, and more batches of
  * as many, up to `max` in all, while no other queue has a message (fairness
@@ -266,28 +301,30 @@ static int poll_queue(pshm_ctx_t *ctx, amq_rq_t *rq, unsigned budget, unsigned m
             tok->state &= AMQ_TOK_NOREPLY; /* back to 0, or NOREPLY for a reply */
             s = rq_next(s, meta, &seq, row, x->end, q->l.ring);
         } else if ((meta & ~MEDIUM_VAR) == (ctx->am_meta[h] | MEDIUM_KEY)) {
+            /* A slot: the line PREFETCH_AHEAD further is fetched while
+             * the handler runs. */
+            if ((char *)s + PREFETCH_AHEAD * row < x->end)
+                __builtin_prefetch((char *)s + PREFETCH_AHEAD * row, 0, 3);
             rc = run_medium(ctx, x, s, meta);
             tok->state &= AMQ_TOK_NOREPLY;
-            s = rq_next_line(s, &seq, row, x->end, q->l.ring); /* a slot */
+            /* A slot starts its line (every sender puts it there): the
+             * next line follows; >= keeps a misplaced one in the ring. */
+            s = (amq_slot_t *)((char *)s + row);
+            seq++;
+            if (PSHM_UNLIKELY((char *)s >= x->end))
+                s = (amq_slot_t *)((char *)s - q->l.ring);
             if (PSHM_UNLIKELY(rc < 0)) {
                 left--;
                 break; /* one report per call: the caller sees its message */
             }
         } else {
-            amq_slot_t *t = s;
-            /* A Short inline may be a cell; anything else is a slot, or a
-             * skip mark: the next line follows. */
-            if ((meta & (3u << 13 | 1u << 15)) == 0) {
-                s = rq_next(t, meta, &seq, row, x->end, q->l.ring);
-                rc = run_short_any(ctx, tok, t, meta);
-            } else {
-                s = rq_next_line(t, &seq, row, x->end, q->l.ring);
-                if (meta == AMQ_META_SKIP)
-                    continue; /* not a message */
-                rc = run_other(ctx, tok, t, meta);
-            }
-            tok->state &= AMQ_TOK_NOREPLY;
-            if (PSHM_UNLIKELY(rc < 0)) {
+            rq_step_t st = run_rare(ctx, x, s, meta, seq);
+            s = st.s;
+            seq = st.seq;
+            if (st.rc > 0)
+                continue; /* a skip mark: not a message */
+            if (PSHM_UNLIKELY(st.rc < 0)) {
+                rc = st.rc;
                 left--;
                 break;
             }
