@@ -71,7 +71,7 @@ int main(int argc, char **argv)
         for (int r = 1; r < NPROC; r++) {
             pshm_seginfo_t sr;
             CHECK_OK(pshm_segment_info(ctx, r, &sr));
-            CHECK_OK(pshm_put(ctx, r, sr.owner_base, &one, sizeof one));
+            CHECK_OK(pshm_put(ctx, r, (void *)sr.owner_base, &one, sizeof one));
         }
         for (long i = 0; !(ready[1] && ready[2]); i++) {
             CHECK(i < 2000000000L);
