@@ -522,12 +522,15 @@ amq_post_cell(amq_sq_t *sq, uint32_t meta, const uint32_t *args, unsigned nargs,
         sq->slot = (char *)(c + 1);
 }
 
-/* A slot comes next and the line is open: a skip mark in its next cell
- * ends it (no room needed, the line is ours), the sender moves on. */
-static inline void amq_skip(amq_sq_t *sq)
+/* A slot comes next (it starts a line): if the line is open, a skip mark
+ * in its next cell ends it (no room needed, the line is ours) and the
+ * sender moves on. */
+static inline void amq_end_line(amq_sq_t *sq)
 {
     amq_cell_t *c = (amq_cell_t *)sq->slot;
 
+    if (!amq_mid(sq))
+        return;
     c->meta = AMQ_META_SKIP;
     /* Release: the meta word before the stamp. */
     atomic_store_explicit(&c->stamp, sq->seq, memory_order_release);
@@ -606,7 +609,7 @@ int amq_send_bad(pshm_ctx_t *ctx, const char *fn, int dest, unsigned handler, co
                  uint64_t nbytes, unsigned flags, unsigned nargs, const uint32_t *args, int cat);
 /* Room for one message on sq (send.c): a cell (`cell`) or a line, and a
  * pool chunk of dsz data bytes when `spill`; waits, or -EAGAIN with
- * PSHM_IMMEDIATE. For a line, an open one is first ended (amq_skip). */
+ * PSHM_IMMEDIATE. For a line, an open one is first ended (amq_end_line). */
 int amq_reserve(pshm_ctx_t *ctx, amq_sq_t *sq, unsigned flags, bool cell, bool spill,
                 uint64_t dsz, uint64_t *off);
 /* One step of a wait for room: polls, then yields per the wait policy. */

@@ -6,8 +6,8 @@
  * Prepare reserves everything the message needs, so that its commit cannot
  * wait or fail for room: a whole line of the queue, for the slot (the
  * queue's lock with threads, held until the commit; a line the sender left
- * open is ended by a skip mark first), and for a Medium that does not fit the slot a
- * chunk of the pool. The buffer handed out is, for a Medium, the slot's body
+ * open is ended by a skip mark first), and for a Medium that does not fit
+ * the slot a chunk of the pool. The buffer handed out is, for a Medium, the slot's body
  * or the chunk's data, after the room for the arguments; for a Long, the
  * destination itself in the receiver's segment, through the cross-mapping.
  *
@@ -146,8 +146,7 @@ prepare(pshm_ctx_t *ctx, const char *fn, amq_sq_t *sq, pshm_token_t *tok, int ca
     prep.pad = (uint32_t)pad;
     sq->prepared = true;
     /* The slot starts a line: end an open one now (no room needed). */
-    if (amq_mid(sq))
-        amq_skip(sq);
+    amq_end_line(sq);
     /* A slot known free and a chunk at the pool's head: no wait, no call
      * (as the send path's fast case). Else the general reservation. */
     if (!q->threads && sq->avail != 0 &&

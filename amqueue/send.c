@@ -230,7 +230,7 @@ int amq_reserve(pshm_ctx_t *ctx, amq_sq_t *sq, unsigned flags, bool cell, bool s
     if (amq_mid(sq)) {
         if (cell)
             return 0; /* the open line has a cell; a cell never spills */
-        amq_skip(sq);
+        amq_end_line(sq);
     }
     /* Room to start line seq: seq - cached <= depth (unsigned, amq_sq_t). */
     while (sq->seq - sq->cached > q->l.depth && !amq_room(sq, q->l.depth)) {
@@ -350,8 +350,7 @@ amq_send(pshm_ctx_t *ctx, amq_sq_t *sq, unsigned handler, int cat, const void *b
         return send_slow(ctx, sq, handler, cat, buf, nbytes, ldst, raddr, flags, nargs, args,
                          spill, dsz, true);
     if (PSHM_LIKELY(sq->avail != 0 && !spill)) {
-        if (amq_mid(sq))
-            amq_skip(sq);
+        amq_end_line(sq);
         sq->avail--;
         if (cat == AMQ_LONG && nbytes)
             memcpy(ldst, buf, nbytes);

@@ -254,9 +254,8 @@ int amq_copy_shared(pshm_ctx_t *ctx, int helper, void *dst, const void *src, uin
      * target that does not poll would not help). With threads the queue's
      * lock is only tried: its holder may be this thread's prepare. */
     if (q->threads ? amq_trylock(&sq->lock) : !sq->prepared) {
-        /* A slot: it ends an open line (amq_skip), then needs a line. */
-        if (amq_mid(sq))
-            amq_skip(sq);
+        /* A slot: it ends an open line, then needs a line. */
+        amq_end_line(sq);
         if (sq->seq - sq->cached <= q->l.depth || amq_room(sq, q->l.depth)) {
             amq_slot_t *s = (amq_slot_t *)sq->slot;
             s->meta = AMQ_META(0, 0, AMQ_HELP, 0) | meta;

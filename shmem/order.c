@@ -23,8 +23,9 @@
  * flushed (MPI orders nothing between two puts without it) and every
  * non-fetching atomic acknowledged. The load of shm_net_pending is an
  * acquire (a plain load on x86): reading 0 after another thread's quiet
- * cleared SHM_NET_BUSY, this one is ordered after that completion. A fence could be cheaper only where
- * MPI offered ordering without completion, which it does not for put.
+ * cleared SHM_NET_BUSY, this one is ordered after that completion. A fence
+ * could be cheaper only where MPI offered ordering without completion,
+ * which it does not for put.
  */
 #include "shmem_internal.h"
 
