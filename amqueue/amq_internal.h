@@ -288,9 +288,14 @@ typedef struct amq_pool {
  *   line 0  what to copy: stored by the owner while the job is closed,
  *           relaxed atomics (a helper that read an old claim word may read
  *           them as they change; its compare-and-swap then fails)
- *   line 1  claim: gen << 32 | next chunk. The owner takes chunks with
- *           fetch_add, a helper with a compare-and-swap that also checks
- *           the generation; a job is closed while next >= nch.
+ *   line 1  claim: gen << 40 | front << 20 | back, gen the low 24 bits
+ *           of the owner's generation. The owner takes chunks from the
+ *           front (chunk `front`) with fetch_add, a helper from the back
+ *           (chunk nch - 1 - back) with a compare-and-swap that also
+ *           checks the generation; a job is closed while front + back >=
+ *           nch. From two ends, each side copies about the same chunks
+ *           from one job to the next, so a destination that fits the
+ *           caches stays in the cache of the core that writes it.
  *   line 2  sdone: chunks the owner finished, its release stores
  *   line 3  hdone: chunks helpers finished, their release fetch_adds
  * The job is complete when sdone + hdone == nch; the owner reuses it only

@@ -27,7 +27,21 @@
 
 void (*amq_job_hook)(bool helper, uint32_t chunk);
 
-#define NEXT_MASK 0xffffffffull
+/* The claim word (amq_job_t): gen << 40 | front << 20 | back. */
+#define CLAIM_BITS 20
+#define CLAIM_MASK ((1ull << CLAIM_BITS) - 1)
+#define GEN_SHIFT (2 * CLAIM_BITS)
+#define GEN_MASK 0xffffffu
+#define FRONT_ONE (1ull << CLAIM_BITS)
+/* Chunks a job may have: the front count passes nch by one (the owner's
+ * last fetch_add) without reaching the generation's bits. */
+#define NCH_MAX ((1ull << (CLAIM_BITS - 1)) - 1)
+
+static inline uint32_t claim_gen(uint64_t c) { return (uint32_t)(c >> GEN_SHIFT); }
+static inline uint64_t claim_taken(uint64_t c)
+{
+    return (c >> CLAIM_BITS & CLAIM_MASK) + (c & CLAIM_MASK);
+}
 
 /* Area a: a segment (a < P) or a range (P <= a < 2P) of the supernode, in
  * this process's view; NULL past the last one. */
@@ -106,16 +120,18 @@ bool amq_job_open(pshm_ctx_t *ctx, int helper, void *dst, const void *src, uint6
     if ((const char *)src < (char *)dst + n && (char *)dst < (const char *)src + n)
         return false;
     nch = (n + chunk - 1) / chunk;
-    if (nch > (NEXT_MASK >> 1) || !area_of(ctx, src, n, &sa, &soff) ||
+    if (nch > NCH_MAX || !area_of(ctx, src, n, &sa, &soff) ||
         !area_of(ctx, dst, n, &da, &doff))
         return false;
     /* Taken by another thread's job: this copy goes alone. */
     if (!amq_trylock(&q->job_lock))
         return false;
-    gen = ++q->job_gen;
-    /* Closed under the new generation first: a helper that read the old
-     * claim word fails its compare-and-swap, whatever it read below. */
-    atomic_store_explicit(&j->claim, (uint64_t)gen << 32 | NEXT_MASK, memory_order_relaxed);
+    gen = ++q->job_gen & GEN_MASK;
+    /* Closed under the new generation first (front at nch's bound): a
+     * helper that read the old claim word fails its compare-and-swap,
+     * whatever it read below. */
+    atomic_store_explicit(&j->claim, (uint64_t)gen << GEN_SHIFT | (NCH_MAX + 1) << CLAIM_BITS,
+                          memory_order_relaxed);
     atomic_store_explicit(&j->src_area, sa, memory_order_relaxed);
     atomic_store_explicit(&j->dst_area, da, memory_order_relaxed);
     atomic_store_explicit(&j->src_off, soff, memory_order_relaxed);
@@ -127,7 +143,7 @@ bool amq_job_open(pshm_ctx_t *ctx, int helper, void *dst, const void *src, uint6
     atomic_store_explicit(&j->hdone, 0, memory_order_relaxed);
     /* Release: the description (and the source's bytes, written before
      * the call) are visible to a helper that acquires the open word. */
-    atomic_store_explicit(&j->claim, (uint64_t)gen << 32, memory_order_release);
+    atomic_store_explicit(&j->claim, (uint64_t)gen << GEN_SHIFT, memory_order_release);
     *meta = AMQ_META_JOB(gen);
     return true;
 }
@@ -153,10 +169,12 @@ int amq_job_run(pshm_ctx_t *ctx)
     int rc = 0;
 
     for (;;) {
-        /* Relaxed: only the count is shared; what a chunk's bytes need is
-         * ordered by sdone and hdone. */
-        uint64_t k = atomic_fetch_add_explicit(&j->claim, 1, memory_order_relaxed) & NEXT_MASK;
-        if (k >= nch)
+        /* Relaxed: only the counts are shared; what a chunk's bytes need
+         * is ordered by sdone and hdone. Chunk k is ours when the front
+         * and back taken before it leave it free. */
+        uint64_t c = atomic_fetch_add_explicit(&j->claim, FRONT_ONE, memory_order_relaxed);
+        uint64_t k = c >> CLAIM_BITS & CLAIM_MASK;
+        if (claim_taken(c) >= nch)
             break;
         if (amq_job_hook)
             amq_job_hook(false, (uint32_t)k);
@@ -172,7 +190,9 @@ int amq_job_run(pshm_ctx_t *ctx)
              * that the bytes are complete even so. */
             atomic_store_explicit(&j->claim,
                                   (atomic_load_explicit(&j->claim, memory_order_relaxed) &
-                                   ~NEXT_MASK) | nch, memory_order_relaxed);
+                                   ~(CLAIM_MASK << CLAIM_BITS | CLAIM_MASK)) |
+                                      (uint64_t)nch << CLAIM_BITS,
+                                  memory_order_relaxed);
             memcpy(dst, src, n);
             atomic_store_explicit(&j->sdone, nch, memory_order_release);
             break;
@@ -198,7 +218,7 @@ int amq_job_help(pshm_ctx_t *ctx, int owner, uint32_t meta, bool wait)
                                                       q->l.poolsz - AMQ_JOB_BYTES);
     /* Acquire: pairs with the release that opened the job. */
     c = atomic_load_explicit(&j->claim, memory_order_acquire);
-    gen = (uint32_t)(c >> 32);
+    gen = claim_gen(c);
     if ((gen & 0x7fffu) != meta >> 17)
         return 0; /* replaced by a later job: this one was complete */
     job_view_t v = job_read(ctx, j);
@@ -207,16 +227,17 @@ int amq_job_help(pshm_ctx_t *ctx, int owner, uint32_t meta, bool wait)
      * owner copies alone), and a Long still waits for the owner below. */
     if (src != NULL && dst != NULL && chunk >= PSHM_SYNERGY_CHUNK_MIN &&
         nch == (n + chunk - 1) / chunk) {
-        /* Claim while the job is this generation's and has chunks left; a
-         * failed exchange reloads c. Acquire: another helper's or the
-         * owner's reopening is seen before we read on. */
-        while ((c >> 32) == gen && (c & NEXT_MASK) < nch) {
+        /* Claim from the back while the job is this generation's and has
+         * chunks left; a failed exchange reloads c. Acquire: another
+         * helper's or the owner's reopening is seen before we read on. */
+        while (claim_gen(c) == gen && claim_taken(c) < nch) {
             if (!atomic_compare_exchange_weak_explicit(&j->claim, &c, c + 1, memory_order_acquire,
                                                        memory_order_acquire))
                 continue;
+            uint32_t k = nch - 1 - (uint32_t)(c & CLAIM_MASK);
             if (amq_job_hook)
-                amq_job_hook(true, (uint32_t)(c & NEXT_MASK));
-            copy_chunk(dst, src, n, chunk, (uint32_t)(c & NEXT_MASK));
+                amq_job_hook(true, k);
+            copy_chunk(dst, src, n, chunk, k);
             /* Release: the owner's and the receiver's acquire see the chunk. */
             atomic_fetch_add_explicit(&j->hdone, 1, memory_order_release);
             c = atomic_load_explicit(&j->claim, memory_order_acquire);
@@ -230,8 +251,7 @@ int amq_job_help(pshm_ctx_t *ctx, int owner, uint32_t meta, bool wait)
     for (;;) {
         uint32_t done = atomic_load_explicit(&j->sdone, memory_order_acquire) +
                         atomic_load_explicit(&j->hdone, memory_order_acquire);
-        if (done >= nch ||
-            (uint32_t)(atomic_load_explicit(&j->claim, memory_order_acquire) >> 32) != gen)
+        if (done >= nch || claim_gen(atomic_load_explicit(&j->claim, memory_order_acquire)) != gen)
             return 0;
         if ((rc = ctx_wait_step(ctx, &spins)) < 0)
             return rc;

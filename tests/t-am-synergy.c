@@ -11,7 +11,9 @@
  *     payload, the call must still return with every byte copied;
  *   - a put from a range of pshm_attach_range, helped as from a segment;
  *   - a receiver that does not poll (asleep in a handler): puts and Longs
- *     complete without it, and its late look at the jobs does no harm.
+ *     complete without it, and its late look at the jobs does no harm;
+ *   - the owner's chunks are taken from the front, one after the other,
+ *     the helper's from the back.
  * Without shared copies (PSHM_SYNERGY_MIN=0 given as argument "off") the
  * same traffic must pass and nothing is helped.
  */
@@ -40,12 +42,22 @@ static uint32_t last_helped; /* the peer's count, from its last answer */
 static _Atomic uint32_t helped;
 static volatile int slow;    /* the owner sleeps per chunk */
 
+static uint32_t own_next;    /* the owner's next chunk: its last + 1 */
+static long own_gaps;        /* owner chunks that did not follow its last */
+
+/* The owner takes chunks from the front, one after the other from 0, the
+ * helpers from the back: a chunk of the owner's that is neither 0 (a new
+ * job) nor its last + 1 was taken in the middle of the helper's. */
 static void hook(bool helper, uint32_t k)
 {
-    (void)k;
-    if (helper)
+    if (helper) {
         atomic_fetch_add(&helped, 1);
-    else if (slow)
+        return;
+    }
+    if (k != 0 && k != own_next)
+        own_gaps++;
+    own_next = k + 1;
+    if (slow)
         usleep(100);
 }
 
@@ -203,7 +215,9 @@ int main(int argc, char **argv)
         CHECK_OK(pshm_wait_until(ctx, stopped, NULL));
         CHECK_OK(pshm_barrier(ctx));
         CHECK_OK(pshm_finalize(ctx));
-        return T_PASS;
+        if (own_gaps)
+            printf("FAIL: rank 1 owned %ld chunks out of front-to-back order\n", own_gaps);
+        return own_gaps ? T_FAIL : T_PASS;
     }
 
     uint32_t seed = 100, h0;
@@ -286,6 +300,10 @@ int main(int argc, char **argv)
     CHECK_OK(pshm_am_request_short(ctx, 1, H_SLEEP + 1, 0, 0, NULL));
     CHECK_OK(pshm_barrier(ctx));
     CHECK_OK(pshm_finalize(ctx));
+    if (own_gaps) {
+        printf("FAIL: rank 0 owned %ld chunks out of front-to-back order\n", own_gaps);
+        bad++;
+    }
     printf("%ld answers, %ld bad\n", results, bad);
     return bad ? T_FAIL : T_PASS;
 }
