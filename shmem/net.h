@@ -68,6 +68,44 @@ extern void (*shm_quiet_hook)(int phase) SHM_HIDDEN;
 /* net_amo.c: the atomics' own communicator, the posted receive. */
 void shm_amo_init(void) SHM_HIDDEN;
 void shm_amo_fini(void) SHM_HIDDEN;
+/* The tags of shipped atomics on their communicator (net_amo.c): requests
+ * SHM_AMO_TAG_REQ, answers SHM_AMO_TAG_REPLY + the id of the asking
+ * thread's slot (net_reply.c), fewer than SHM_AMO_REPLY_IDS: the tags stay
+ * within the 32767 every MPI allows. */
+enum { SHM_AMO_TAG_REQ = 0, SHM_AMO_TAG_REPLY = 1, SHM_AMO_REPLY_IDS = 16384 };
+
+/* A thread's answers (net_reply.c): a persistent receive per target in
+ * line[pe % nlines], the lines taken by their first PE. */
+typedef struct shm_reply_line {
+    int pe;                     /* whose answers recv takes; -1: none yet */
+    MPI_Request recv;           /* persistent, inactive between atomics */
+} shm_reply_line_t;
+
+typedef struct shm_reply {
+    uint64_t val;               /* every receive of the slot lands here */
+    int id;                     /* the answers' tag is SHM_AMO_TAG_REPLY + id */
+    unsigned gen;               /* the init that made it */
+    int owned;                  /* a thread holds it */
+    int nlines;
+    struct shm_reply *next;     /* all slots of this init */
+    struct shm_reply *next_free;
+    shm_reply_line_t line[];
+} shm_reply_t;
+
+/* The calling thread's slot, taken at its first atomic that waits for an
+ * answer (the job ends if SHM_AMO_REPLY_IDS threads hold one already). */
+shm_reply_t *shm_reply_take(void) SHM_HIDDEN;
+/* Posts the receive of s's answer from pe (the MPI lock held) and returns
+ * the request to wait for: the answer is in s->val once it completes. A
+ * persistent receive stays the slot's (shm_net_waitall hands back
+ * MPI_REQUEST_NULL for it). */
+MPI_Request shm_reply_post(shm_reply_t *s, int pe, MPI_Comm comm) SHM_HIDDEN;
+/* At finalize, nothing in flight: frees the receives and the slots. */
+void shm_reply_fini(void) SHM_HIDDEN;
+/* The most lines of a slot's table (64). Test hook: a test sets it lower
+ * before its first shipped atomic, so that PEs share a line. */
+extern int shm_reply_lines SHM_HIDDEN;
+
 /* net_thread.c: the progress thread (SHMEM_PROGRESS_INTERVAL). */
 void shm_thread_start(int mpi_level) SHM_HIDDEN;
 void shm_thread_stop(void) SHM_HIDDEN;

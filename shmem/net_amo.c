@@ -12,7 +12,8 @@
  *
  * The protocol, on a communicator of its own (a duplicate of the world):
  *   request  PE -> target, tag REQ: shm_amreq_t (32 bytes).
- *   reply    target -> PE, tag REPLY + id: the old value (8 bytes), for a
+ *   reply    target -> PE, tag REPLY + id, id the asking thread's
+ *            (net_reply.c): the old value (8 bytes), for a
  *            fetching operation and for NOP, which quiet sends to every
  *            target that got non-fetching ones since the last quiet: MPI
  *            keeps the order of messages between two processes on one
@@ -20,9 +21,9 @@
  *            so NOP's answer means all of them were applied.
  * The request goes with a blocking MPI_Send (32 bytes, eager: it returns
  * once copied out, through the point-to-point layer's fast path that makes
- * no request object); the requester posts the reply's receive right after
- * (an 8-byte reply is sent eagerly: the target never waits on the
- * requester). Every MPI call is made holding the MPI lock (net.h). The
+ * no request object); the requester starts the reply's persistent receive
+ * right after (an 8-byte reply is sent eagerly: the target never waits on
+ * the requester). Every MPI call is made holding the MPI lock (net.h). The
  * target serves whenever it makes progress (every wait of the layer,
  * shm_net_waitall, shm_progress) and from the progress thread; a wait
  * tests its own requests and the receive of requests in one call.
@@ -37,7 +38,7 @@
 #include <sched.h>
 #include <stdlib.h>
 
-enum { TAG_REQ = 0, TAG_REPLY = 1, ID_MASK = 16383 };  /* tags 0..16384 <= MPI_TAG_UB */
+enum { TAG_REQ = SHM_AMO_TAG_REQ, TAG_REPLY = SHM_AMO_TAG_REPLY };
 
 /* Travels as MPI_BYTE between processes of one executable and byte order
  * (pshm compares the byte order at init). */
@@ -54,7 +55,6 @@ static MPI_Comm amo_comm = MPI_COMM_NULL;
 static MPI_Request rreq = MPI_REQUEST_NULL;
 static shm_amreq_t rbuf;
 static int serving;
-static uint32_t next_id;
 /* Targets sent non-fetching atomics since the last quiet. */
 static unsigned char *dirty;
 static int ndirty;
@@ -93,6 +93,7 @@ void shm_amo_fini(void)
     MPI_Cancel(&rreq);
     MPI_Wait(&rreq, MPI_STATUS_IGNORE);
     MPI_Request_free(&rreq);
+    shm_reply_fini();
     shm_mpi_leave();
     MPI_Comm_free(&amo_comm);
     free(dirty);
@@ -196,6 +197,11 @@ static int wait_turn(int n, MPI_Request *reqs)
         if (mrc != MPI_SUCCESS)
             shm_mpi_fail("wait", "MPI_Testsome", mrc);
     }
+    /* A completed persistent request stays allocated, inactive: the
+     * caller gets MPI_REQUEST_NULL for it too (its owner keeps it). */
+    for (int k = 0; k < cnt && cnt != MPI_UNDEFINED; k++)
+        if (idx[k] > 0)
+            turn[idx[k]] = MPI_REQUEST_NULL;
     done = 1;
     for (int i = 0; i < n; i++) {
         reqs[i] = turn[i + 1];
@@ -230,14 +236,16 @@ uint64_t shm_net_amo(const void *sym, int pe, int op, size_t size, uint64_t val,
     shm_amreq_t q = {.val = val, .cond = cond, .op = (uint8_t)op, .size = (uint8_t)size,
                      .reply = (uint8_t)(fetching != 0)};
     MPI_Request r = MPI_REQUEST_NULL;
-    uint64_t old = 0;
+    shm_reply_t *s = NULL;
     size_t off;
     int mrc;
 
     q.area = (uint8_t)shm_net_area("atomic", sym, size, &off);
     q.off = off;
-    if (fetching)
-        q.id = __atomic_fetch_add(&next_id, 1, __ATOMIC_RELAXED) & ID_MASK;
+    if (fetching) {
+        s = shm_reply_take();
+        q.id = (uint32_t)s->id;
+    }
     /* The request leaves first; the reply's receive is posted while it
      * travels: under the lock no thread of this process drives MPI's
      * engine before the receive is posted, so the answer never waits in
@@ -246,20 +254,17 @@ uint64_t shm_net_amo(const void *sym, int pe, int op, size_t size, uint64_t val,
     mrc = MPI_Send(&q, sizeof q, MPI_BYTE, pe, TAG_REQ, amo_comm);
     if (mrc != MPI_SUCCESS)
         shm_mpi_fail("atomic", "MPI_Send", mrc);
-    if (fetching) {
-        mrc = MPI_Irecv(&old, sizeof old, MPI_BYTE, pe, TAG_REPLY + (int)q.id, amo_comm, &r);
-        if (mrc != MPI_SUCCESS)
-            shm_mpi_fail("atomic", "MPI_Irecv", mrc);
-    }
+    if (fetching)
+        r = shm_reply_post(s, pe, amo_comm);
     shm_mpi_leave();
     if (fetching) {
         shm_net_waitall(1, &r);
-    } else {
-        if (__atomic_exchange_n(&dirty[pe], 1, __ATOMIC_RELAXED) == 0)
-            __atomic_fetch_add(&ndirty, 1, __ATOMIC_RELAXED);
-        shm_net_mark(SHM_NET_AMO);
+        return s->val;
     }
-    return old;
+    if (__atomic_exchange_n(&dirty[pe], 1, __ATOMIC_RELAXED) == 0)
+        __atomic_fetch_add(&ndirty, 1, __ATOMIC_RELAXED);
+    shm_net_mark(SHM_NET_AMO);
+    return 0;
 }
 
 void (*shm_quiet_hook)(int phase);

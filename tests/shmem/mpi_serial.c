@@ -47,6 +47,8 @@ WRAP(MPI_Isend, (const void *b, int n, MPI_Datatype t, int d, int g, MPI_Comm c,
      (b, n, t, d, g, c, r))
 WRAP(MPI_Irecv, (void *b, int n, MPI_Datatype t, int s, int g, MPI_Comm c, MPI_Request *r),
      (b, n, t, s, g, c, r))
+WRAP(MPI_Recv_init, (void *b, int n, MPI_Datatype t, int s, int g, MPI_Comm c, MPI_Request *r),
+     (b, n, t, s, g, c, r))
 WRAP(MPI_Start, (MPI_Request *r), (r))
 WRAP(MPI_Test, (MPI_Request *r, int *f, MPI_Status *s), (r, f, s))
 WRAP(MPI_Testall, (int n, MPI_Request r[], int *f, MPI_Status s[]), (n, r, f, s))
