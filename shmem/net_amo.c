@@ -26,7 +26,7 @@
  * the requester). Every MPI call is made holding the MPI lock (net.h). The
  * target serves whenever it makes progress (every wait of the layer,
  * shm_net_waitall, shm_progress) and from the progress thread; a wait
- * tests its own requests and the receive of requests in one call.
+ * tests its own requests and the receive of requests by turns (wait_turn).
  */
 #include "shmem_internal.h"
 
@@ -157,37 +157,56 @@ void shm_net_serve(void)
     shm_mpi_leave();
 }
 
-/* One turn of a wait: up to TURN_TESTS calls of MPI_Testsome over the
- * caller's requests and the receive of requests, then what arrived
- * served. One call tests both, so each drives MPI's progress engine once
- * (a test of each would drive it twice); Open MPI's MPI_Testsome drives
- * the engine only when nothing is complete yet and returns without looking
- * again, so a message the engine brings in is seen by the next call: the
- * calls follow each other in a tight loop, the lock taken and the requests
- * copied once for them all. Returns 1 when the caller's requests are all
- * complete. Up to WAIT_MAX requests go in the one call; more are tested
- * apart (the collectives' large exchanges: a turn is short beside their
- * messages). The receive of requests sits in turn[0] for good. */
+/* One turn of a wait: up to TURN_TESTS engine runs over the caller's
+ * requests and the receive of requests, what arrived served, the lock
+ * taken once for them all. Returns 1 when the caller's requests are all
+ * complete; a completed one comes back MPI_REQUEST_NULL (a persistent one
+ * stays allocated, inactive: its owner keeps it).
+ *
+ * One request (an atomic's answer, a barrier): MPI_Test of the receive of
+ * requests and MPI_Test of it, in turn. Open MPI's MPI_Test looks at its
+ * request again after driving the engine, so the call whose engine run
+ * brings a message returns it: an answer, or a request to serve, is seen
+ * by that call, and the other request, tested next, costs a look without
+ * an engine run. (MPI_Testsome of both drives the engine only when nothing
+ * is complete and returns without looking again: each message cost one
+ * more call.)
+ *
+ * Up to WAIT_MAX requests: one MPI_Testsome of them and the receive of
+ * requests (turn[0]) per engine run, back to back; more are tested apart
+ * (the collectives' large exchanges: a turn is short beside their
+ * messages). */
 #define WAIT_MAX 4
 #define TURN_TESTS 8
 
 static MPI_Request turn[WAIT_MAX + 1];
 
-static int wait_turn(int n, MPI_Request *reqs)
+static int wait_one(MPI_Request *req)
+{
+    MPI_Status st;
+    int done = 0, got, mrc;
+
+    /* When PEs outnumber CPUs the caller yields after every pair. */
+    for (int t = shm.crowded ? TURN_TESTS - 2 : 0; t < TURN_TESTS && !done; t += 2) {
+        mrc = MPI_Test(&rreq, &got, &st);
+        if (mrc != MPI_SUCCESS)
+            shm_mpi_fail("wait", "MPI_Test", mrc);
+        if (got)
+            serve_one(st.MPI_SOURCE);
+        mrc = MPI_Test(req, &done, MPI_STATUS_IGNORE);
+        if (mrc != MPI_SUCCESS)
+            shm_mpi_fail("wait", "MPI_Test", mrc);
+    }
+    if (done)
+        *req = MPI_REQUEST_NULL;
+    return done;
+}
+
+static int wait_some(int n, MPI_Request *reqs)
 {
     MPI_Status st[WAIT_MAX + 1];
-    int idx[WAIT_MAX + 1], cnt = 0, mrc, done = 0;
+    int idx[WAIT_MAX + 1], cnt = 0, mrc, done;
 
-    shm_mpi_enter();
-    if (SHM_UNLIKELY(n > WAIT_MAX || !serving)) {
-        mrc = MPI_Testall(n, reqs, &done, MPI_STATUSES_IGNORE);
-        shm_mpi_leave();
-        if (mrc != MPI_SUCCESS)
-            shm_mpi_fail("wait", "MPI_Testall", mrc);
-        if (!done)
-            shm_net_serve();
-        return done;
-    }
     turn[0] = rreq;
     for (int i = 0; i < n; i++)
         turn[i + 1] = reqs[i];
@@ -197,8 +216,6 @@ static int wait_turn(int n, MPI_Request *reqs)
         if (mrc != MPI_SUCCESS)
             shm_mpi_fail("wait", "MPI_Testsome", mrc);
     }
-    /* A completed persistent request stays allocated, inactive: the
-     * caller gets MPI_REQUEST_NULL for it too (its owner keeps it). */
     for (int k = 0; k < cnt && cnt != MPI_UNDEFINED; k++)
         if (idx[k] > 0)
             turn[idx[k]] = MPI_REQUEST_NULL;
@@ -210,6 +227,24 @@ static int wait_turn(int n, MPI_Request *reqs)
     for (int k = 0; k < cnt && cnt != MPI_UNDEFINED; k++)
         if (idx[k] == 0)
             serve_one(st[k].MPI_SOURCE);
+    return done;
+}
+
+static int wait_turn(int n, MPI_Request *reqs)
+{
+    int mrc, done = 0;
+
+    shm_mpi_enter();
+    if (SHM_UNLIKELY(n > WAIT_MAX || !serving)) {
+        mrc = MPI_Testall(n, reqs, &done, MPI_STATUSES_IGNORE);
+        shm_mpi_leave();
+        if (mrc != MPI_SUCCESS)
+            shm_mpi_fail("wait", "MPI_Testall", mrc);
+        if (!done)
+            shm_net_serve();
+        return done;
+    }
+    done = n == 1 ? wait_one(reqs) : wait_some(n, reqs);
     shm_mpi_leave();
     return done;
 }
