@@ -75,7 +75,8 @@ void shm_amo_fini(void) SHM_HIDDEN;
 enum { SHM_AMO_TAG_REQ = 0, SHM_AMO_TAG_REPLY = 1, SHM_AMO_REPLY_IDS = 16384 };
 
 /* A thread's answers (net_reply.c): a persistent receive per target in
- * line[pe % nlines], the lines taken by their first PE. */
+ * line[pe & (nlines - 1)], the lines (a power of 2) taken by their first
+ * PE. */
 typedef struct shm_reply_line {
     int pe;                     /* whose answers recv takes; -1: none yet */
     MPI_Request recv;           /* persistent, inactive between atomics */
@@ -102,8 +103,8 @@ shm_reply_t *shm_reply_take(void) SHM_HIDDEN;
 MPI_Request shm_reply_post(shm_reply_t *s, int pe, MPI_Comm comm) SHM_HIDDEN;
 /* At finalize, nothing in flight: frees the receives and the slots. */
 void shm_reply_fini(void) SHM_HIDDEN;
-/* The most lines of a slot's table (64). Test hook: a test sets it lower
- * before its first shipped atomic, so that PEs share a line. */
+/* The most lines of a slot's table (64, a power of 2). Test hook: a test
+ * sets it lower before its first shipped atomic, so that PEs share a line. */
 extern int shm_reply_lines SHM_HIDDEN;
 
 /* net_thread.c: the progress thread (SHMEM_PROGRESS_INTERVAL). */

@@ -9,8 +9,8 @@
  * persistent receives (MPI_Recv_init) of its answers, one per target in a
  * small table indexed by PE: restarting one (MPI_Start) costs less than
  * an MPI_Irecv, and completing it frees nothing. A target whose line of
- * the table holds another PE is answered into a receive of its own
- * (MPI_Irecv), as before. The receive names its source: Open MPI's
+ * the table holds another PE is answered into an MPI_Irecv of its own.
+ * The receives name their source: Open MPI's
  * MPI_ANY_SOURCE receive looks at every process's queue when posted.
  *
  * A thread that ends gives its slot back (a pthread key's destructor),
@@ -27,7 +27,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 
-int shm_reply_lines = 64;   /* lines of a slot's table (fewer if fewer PEs) */
+int shm_reply_lines = 64;   /* the most lines of a slot's table */
 
 static pthread_mutex_t slot_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_once_t key_once = PTHREAD_ONCE_INIT;
@@ -61,9 +61,12 @@ static void make_key(void)
 
 static shm_reply_t *slot_new(void)
 {
-    int nlines = shm.npes < shm_reply_lines ? shm.npes : shm_reply_lines;
     shm_reply_t *s;
+    int nlines = 1;
 
+    /* A power of 2: the line of a PE is a mask away. */
+    while (nlines < shm.npes && nlines * 2 <= shm_reply_lines)
+        nlines *= 2;
     if (nslots >= SHM_AMO_REPLY_IDS)
         return NULL;
     s = malloc(sizeof *s + (size_t)nlines * sizeof s->line[0]);
@@ -80,13 +83,12 @@ static shm_reply_t *slot_new(void)
     return s;
 }
 
-shm_reply_t *shm_reply_take(void)
+/* A slot for this thread: a free one, or a new one. */
+static __attribute__((noinline, cold)) shm_reply_t *take_slow(void)
 {
     shm_reply_t *s;
     int full;
 
-    if (SHM_LIKELY(my_slot != NULL && my_slot->gen == slot_gen))
-        return my_slot;
     pthread_once(&key_once, make_key);
     pthread_mutex_lock(&slot_lock);
     if (my_slot != NULL)    /* of an earlier init, left to this thread */
@@ -114,26 +116,45 @@ shm_reply_t *shm_reply_take(void)
     return s;
 }
 
-MPI_Request shm_reply_post(shm_reply_t *s, int pe, MPI_Comm comm)
+shm_reply_t *shm_reply_take(void)
 {
-    shm_reply_line_t *l = &s->line[pe % s->nlines];
+    shm_reply_t *s = my_slot;
+
+    if (SHM_LIKELY(s != NULL && s->gen == slot_gen))
+        return s;
+    return take_slow();
+}
+
+/* The line of pe is another PE's, or nobody's yet. */
+static __attribute__((noinline, cold)) MPI_Request post_slow(shm_reply_t *s, int pe,
+                                                              MPI_Comm comm)
+{
+    shm_reply_line_t *l = &s->line[pe & (s->nlines - 1)];
     MPI_Request r = MPI_REQUEST_NULL;
     int mrc, tag = SHM_AMO_TAG_REPLY + s->id;
 
-    if (SHM_UNLIKELY(l->pe != pe)) {
-        if (l->pe >= 0) {   /* the line is another PE's */
-            mrc = MPI_Irecv(&s->val, sizeof s->val, MPI_BYTE, pe, tag, comm, &r);
-            if (mrc != MPI_SUCCESS)
-                shm_mpi_fail("atomic", "MPI_Irecv", mrc);
-            return r;
-        }
-        mrc = MPI_Recv_init(&s->val, sizeof s->val, MPI_BYTE, pe, tag, comm, &l->recv);
+    if (l->pe >= 0) {
+        mrc = MPI_Irecv(&s->val, sizeof s->val, MPI_BYTE, pe, tag, comm, &r);
         if (mrc != MPI_SUCCESS)
-            shm_mpi_fail("atomic", "MPI_Recv_init", mrc);
-        l->pe = pe;
+            shm_mpi_fail("atomic", "MPI_Irecv", mrc);
+        return r;
     }
-    mrc = MPI_Start(&l->recv);
+    mrc = MPI_Recv_init(&s->val, sizeof s->val, MPI_BYTE, pe, tag, comm, &l->recv);
     if (mrc != MPI_SUCCESS)
+        shm_mpi_fail("atomic", "MPI_Recv_init", mrc);
+    l->pe = pe;
+    return shm_reply_post(s, pe, comm);
+}
+
+MPI_Request shm_reply_post(shm_reply_t *s, int pe, MPI_Comm comm)
+{
+    shm_reply_line_t *l = &s->line[pe & (s->nlines - 1)];
+    int mrc;
+
+    if (SHM_UNLIKELY(l->pe != pe))
+        return post_slow(s, pe, comm);
+    mrc = MPI_Start(&l->recv);
+    if (SHM_UNLIKELY(mrc != MPI_SUCCESS))
         shm_mpi_fail("atomic", "MPI_Start", mrc);
     return l->recv;
 }
