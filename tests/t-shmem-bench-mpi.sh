@@ -6,7 +6,8 @@
 # ranks, refusing a peer outside the job; shmem-count runs each operation
 # in a split job to a PE of its supernode and to one of another, checking
 # what it left; compare-mpi.sh refuses a bad option (--runs 0, --ab without
-# a build).
+# a build); amo-count.sh refuses bad options too and, with valgrind, counts
+# a fetch_add's instructions on both ranks (100 calls, one run each).
 . "$(dirname "$0")/shmem/driver.sh"
 . "$(dirname "$0")/shmem/split.sh"
 S=$(cd "$(dirname "$0")/.." && pwd)/shmem/bench
@@ -60,4 +61,26 @@ sh "$S/compare-mpi.sh" --runs 0 >"$T/out" 2>"$T/err"; st=$?
 sh "$S/compare-mpi.sh" --ab "$T/none" >"$T/out" 2>"$T/err"; st=$?
 [ "$st" = 2 ] && grep -qF "compare-mpi.sh: --ab needs a built tree (with shmem/oshcc), got '$T/none'" "$T/err" &&
     ok "compare-mpi.sh --ab with no build there: refused" || bad "compare-mpi.sh --ab $T/none exited $st: $(cat "$T/err")"
+
+for args in "--calls 5|--calls needs an integer in 100..99999, got '5'" \
+    "--runs 0|--runs needs an integer in 1..9, got '0'" \
+    "--ab $T/none|--ab needs a built tree (with shmem/oshcc), got '$T/none'" \
+    "--bogus|unknown option '--bogus'"; do
+    sh "$S/amo-count.sh" ${args%%|*} >"$T/out" 2>"$T/err"; st=$?
+    [ "$st" = 2 ] && grep -qF "amo-count.sh: ${args#*|}" "$T/err" &&
+        ok "amo-count.sh ${args%%|*}: refused" || bad "amo-count.sh ${args%%|*} exited $st: $(cat "$T/err")"
+done
+if command -v valgrind >/dev/null && command -v callgrind_annotate >/dev/null; then
+    if PSHM_BUILD="$B" sh "$S/amo-count.sh" --calls 100 --runs 1 >"$T/out" 2>"$T/err"; then
+        # build, rank, then ten figures: work and total > 0, the requester's Send > 0.
+        awk '$1 == "this" && NF == 12 && $3 + 0 > 0 && $4 + 0 > 0 { n[$2]++; if ($2 == "requester") s = $8 }
+             END { exit !(n["requester"] == 1 && n["target"] == 1 && s + 0 > 0) }' "$T/out" &&
+            ok "amo-count.sh --calls 100 --runs 1: a row per rank" ||
+            bad "amo-count.sh rows: $(cat "$T/out")"
+    else
+        bad "amo-count.sh --calls 100 --runs 1 failed: $(tail -5 "$T/err" "$T/out")"
+    fi
+else
+    echo "(amo-count.sh's run left out: no valgrind)"
+fi
 finish

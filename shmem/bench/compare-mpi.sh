@@ -76,20 +76,9 @@ done
 here=$(cd "$(dirname "$0")" && pwd)
 top=${PSHM_BUILD:-$(cd "$here/../.." && pwd)}
 oshcc=$top/shmem/oshcc
-if ! grep -q '^SHMEM_MPI := 1' "$top/Makefile" 2>/dev/null || [ ! -x "$oshcc" ]; then
-    echo "compare-mpi.sh: $top is not built with the OpenSHMEM layer over MPI:" >&2
-    echo "install MPI (apt-get install -y openmpi-bin libopenmpi-dev), then" >&2
-    echo "./configure --with-mpi && make" >&2
-    exit 2
-fi
+name=compare-mpi.sh
+. "$here/mpi_env.sh"
 mpicc=$(sed -n 's/^MPICC := //p' "$top/Makefile")
-mpirun=${MPIRUN:-mpirun}
-command -v "$mpirun" >/dev/null || { echo "compare-mpi.sh: no $mpirun in PATH" >&2; exit 2; }
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export SHMEM_SYMMETRIC_SIZE=${SHMEM_SYMMETRIC_SIZE:-16M}
-unset PSHM_SIM_HOSTS GASNET_SUPERNODE_MAXSIZE PSHM_RANK PSHM_SIZE PSHM_JOB_TAG PSHM_BOOT_FD
-mpiopts="--oversubscribe --bind-to none"
-"$mpirun" --version 2>&1 | grep -q "Open MPI" && mpiopts="--allow-run-as-root $mpiopts"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/shmem-compare-mpi.XXXXXX")
 trap 'rm -rf "$work"' EXIT INT TERM
