@@ -120,7 +120,8 @@ shm_reply_t *shm_reply_take(void)
 {
     shm_reply_t *s = my_slot;
 
-    if (SHM_LIKELY(s != NULL && s->gen == slot_gen))
+    /* Relaxed: finalize, which bumps it, runs while no thread ships atomics. */
+    if (SHM_LIKELY(s != NULL && s->gen == __atomic_load_n(&slot_gen, __ATOMIC_RELAXED)))
         return s;
     return take_slow();
 }
@@ -180,7 +181,7 @@ void shm_reply_fini(void)
     my_slot = NULL;
     all_slots = free_slots = NULL;
     nslots = 0;
-    slot_gen++;
+    __atomic_store_n(&slot_gen, slot_gen + 1, __ATOMIC_RELAXED);
     pthread_mutex_unlock(&slot_lock);
 }
 #else
