@@ -186,7 +186,11 @@ static int wait_one(MPI_Request *req)
     MPI_Status st;
     int done = 0, got, mrc;
 
-    /* When PEs outnumber CPUs the caller yields after every pair. */
+    /* The receive of requests first: every wait looks at it, so a PE whose
+     * answers come at once still serves the requests sent to it (testing
+     * the answer first saves a call then, ~60 instructions, and leaves
+     * them to the progress thread, which finds the lock taken). When PEs
+     * outnumber CPUs the caller yields after every pair. */
     for (int t = shm.crowded ? TURN_TESTS - 2 : 0; t < TURN_TESTS && !done; t += 2) {
         mrc = MPI_Test(&rreq, &got, &st);
         if (mrc != MPI_SUCCESS)
