@@ -11,8 +11,7 @@
 # target is caught every time with 200), fewer in the others.
 run() {
     job 0 "$PES" "$B/tests/shmem/hosts_amo" "$iter" &&
-        grep -q "^hosts_amo: every atomic counted exactly on $PES PEs" "$T/out" &&
-        ok "[$SPLIT_NAME] $(grep "^hosts_amo:" "$T/out")"
+        expect_out "^hosts_amo: every atomic counted exactly on $PES PEs"
 }
 iter=${SHMEM_HOSTS_AMO_ITER:-200}
 split_layout "${SPLIT_LAYOUTS%% *}" && run

@@ -8,8 +8,7 @@
 . "$(dirname "$0")/shmem/split.sh"
 run() {
     job 0 "$PES" "$B/tests/shmem/hosts_order" &&
-        grep -q "^hosts_order: .* between every pair of $PES PEs" "$T/out" &&
-        ok "[$SPLIT_NAME] $(grep "^hosts_order:" "$T/out")"
+        expect_out "^hosts_order: .* between every pair of $PES PEs"
 }
 per_layout run
 finish

@@ -9,7 +9,6 @@
 split_layout 2:hosts=2 || finish
 for op in put add; do
     job 0 2 "$B/tests/shmem/quiet_threads" "$op" &&
-        grep -q "^quiet_threads: $op: the second quiet returned after the first completed" "$T/out" &&
-        ok "$(grep '^quiet_threads:' "$T/out")"
+        expect_out "^quiet_threads: $op: the second quiet returned after the first completed"
 done
 finish

@@ -7,8 +7,7 @@
 . "$(dirname "$0")/shmem/split.sh"
 run() {
     job 0 "$PES" "$B/tests/shmem/hosts_rma" &&
-        grep -q "^hosts_rma: every form and type between every pair of $PES PEs" "$T/out" &&
-        ok "[$SPLIT_NAME] $(grep "^hosts_rma:" "$T/out")"
+        expect_out "^hosts_rma: every form and type between every pair of $PES PEs"
 }
 per_layout run
 finish

@@ -11,8 +11,7 @@
 run() {
     SPLIT_ENV+=("SHMEM_PROGRESS_INTERVAL=50")
     job 0 "$PES" "$B/tests/shmem/mpi_serial" &&
-        grep -q "^mpi_serial: [0-9]* MPI calls from 4 threads and the progress thread, none overlapping" "$T/out" &&
-        ok "[$SPLIT_NAME] $(grep '^mpi_serial:' "$T/out")"
+        expect_out "^mpi_serial: [0-9]* MPI calls from 4 threads and the progress thread, none overlapping"
 }
 for l in 2:hosts=2 4:hosts=2; do
     split_layout "$l" && run

@@ -46,6 +46,17 @@ job() {
     ok "oshrun -n $n $* -> $got"
 }
 
+# expect_out REGEX: the last job's stdout has a line matching REGEX (a
+# program that exits 0 without its closing line fails the test).
+expect_out() {
+    if grep -q -- "$1" "$T/out"; then
+        ok "${SPLIT_NAME:+[$SPLIT_NAME] }$(grep -m1 -- "$1" "$T/out")"
+    else
+        bad "expected a line matching '$1'; stdout was:"
+        sed 's/^/    /' "$T/out" | tail -10
+    fi
+}
+
 # expect_err TEXT: the last job's stderr has TEXT.
 expect_err() {
     if grep -qF -- "$1" "$T/err"; then
