@@ -239,6 +239,7 @@ typedef struct amq_sq {
     uint32_t cached;
     amq_lock_t lock;
     amq_ctl_t *ctl;
+    struct amq_pool *pool; /* this process's pool of the network (prepare.c) */
     int dlocal, net;   /* destination's supernode rank, network */
     bool prepared;     /* its next line is reserved by a prepare (prepare.c) */
 } amq_sq_t;
@@ -270,12 +271,28 @@ _Static_assert(sizeof(amq_rq_t) == 16, "one pointer and the stamp per queue");
 #define AMQ_POOL_HOT (256u * 1024u)
 _Static_assert(AMQ_POOL_HOT >= AMQ_CHUNK_MAX, "the hot ring holds a largest chunk");
 
+/* `lim`: how far the head may grow with no other check, the hot ring's end
+ * (wrap == 0) or the tail (wrap != 0). `last`: the newest chunk's offset;
+ * `mixed` is false while every chunk carved since the pool last held one
+ * chunk goes to `dest0`, so that the newest one being consumed frees all. */
 typedef struct amq_pool {
     char *base;
-    uint64_t size, head, tail, wrap, used;
+    uint64_t head, lim, last;
+    int dest0;
+    bool mixed;
+    uint64_t size, tail, wrap;
     struct amq_sq *sq;  /* the network's outgoing queues, by destination */
     amq_lock_t lock;
 } amq_pool_t;
+
+/* Bytes of live chunks. */
+static inline uint64_t amq_pool_used(const amq_pool_t *p)
+{
+    return p->wrap != 0 ? p->wrap - p->tail + p->head : p->head - p->tail;
+}
+
+/* An empty pool of `size` bytes at base, for the queues sq (pool.c). */
+void amq_pool_init(amq_pool_t *p, char *base, uint64_t size, struct amq_sq *sq);
 
 /*
  * A copy job (synergy.c): a large copy between cross-mapped areas that the
@@ -442,15 +459,28 @@ static inline void amq_chunk_init(amq_pool_t *p, uint64_t off, uint64_t bytes, i
     atomic_store_explicit(&c->filled, 0, memory_order_relaxed);
 }
 
-/* amq_pool_alloc's common case inline: room at the head of the hot ring. */
+/* A chunk carved at off for dest: the newest, and whether the live ones
+ * still all go to one destination (see amq_pool_t). */
+static inline void amq_pool_note(amq_pool_t *p, uint64_t off, int dest)
+{
+    p->last = off;
+    if (PSHM_UNLIKELY(dest != p->dest0))
+        p->mixed = true;
+}
+
+/* amq_pool_alloc's common case inline: a chunk of `bytes` at the head fits
+ * before p->lim (else the caller takes the path of amq_pool_alloc)... */
+static inline bool amq_pool_fits(const amq_pool_t *p, uint64_t bytes)
+{
+    return p->head + bytes <= p->lim;
+}
+/* ... and is carved there: returns its offset. */
 static inline uint64_t amq_pool_take(amq_pool_t *p, uint64_t bytes, int dest, uint32_t seq)
 {
-    uint64_t off = p->head, hot = p->size < AMQ_POOL_HOT ? p->size : AMQ_POOL_HOT;
+    uint64_t off = p->head;
 
-    if (PSHM_UNLIKELY(p->wrap != 0 || off + bytes > hot))
-        return amq_pool_alloc(p, bytes, dest, seq);
     p->head = off + bytes;
-    p->used += bytes;
+    amq_pool_note(p, off, dest);
     amq_chunk_init(p, off, bytes, dest, seq);
     return off;
 }
@@ -462,9 +492,13 @@ static inline uint64_t amq_pool_take(amq_pool_t *p, uint64_t bytes, int dest, ui
  * acquires too, shows ThreadSanitizer (which sees only this process) the
  * same order, filled before reused, when another thread later reclaims and
  * reuses these bytes. */
+static inline void amq_chunk_done(amq_chunk_t *c)
+{
+    atomic_store_explicit(&c->filled, 1, memory_order_release);
+}
 static inline void amq_chunk_filled(amq_pool_t *p, uint64_t off)
 {
-    atomic_store_explicit(&((amq_chunk_t *)(p->base + off))->filled, 1, memory_order_release);
+    amq_chunk_done((amq_chunk_t *)(p->base + off));
 }
 
 /* ------------------------------------------------- shared by the send paths */
@@ -566,6 +600,33 @@ static inline bool amq_room(amq_sq_t *sq, uint32_t depth)
      * returned, so overwriting the line cannot race its reads. */
     sq->cached = atomic_load_explicit(&sq->ctl->consumed, memory_order_acquire);
     return sq->seq - sq->cached <= depth;
+}
+
+/* Copies n <= 64 bytes with a few overlapping fixed-size moves: no call and
+ * no loop for the inline data of a slot or a prepared message's args
+ * (libc's memcpy costs a call and a size dispatch, a sizable part of a
+ * send). */
+static inline void amq_copy_small(unsigned char *d, const unsigned char *s, size_t n)
+{
+    if (n >= 16) {
+        if (n >= 32) {
+            __builtin_memcpy(d, s, 32);
+            __builtin_memcpy(d + n - 32, s + n - 32, 32);
+        } else {
+            __builtin_memcpy(d, s, 16);
+            __builtin_memcpy(d + n - 16, s + n - 16, 16);
+        }
+    } else if (n >= 8) {
+        __builtin_memcpy(d, s, 8);
+        __builtin_memcpy(d + n - 8, s + n - 8, 8);
+    } else if (n >= 4) {
+        __builtin_memcpy(d, s, 4);
+        __builtin_memcpy(d + n - 4, s + n - 4, 4);
+    } else if (n > 0) {
+        d[0] = s[0];
+        d[n / 2] = s[n / 2];
+        d[n - 1] = s[n - 1];
+    }
 }
 
 /* Copies the args of a message whose data fits a slot (nargs <= 12): fixed

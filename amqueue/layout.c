@@ -136,6 +136,7 @@ int amq_init(pshm_ctx_t *ctx, void *region, uint64_t len)
             sq->ring = l.ring;
             sq->dlocal = (int)p;
             sq->net = n;
+            sq->pool = &q->pool[n];
         }
     }
     /* Incoming, in scan order (see struct amq): REP self, REP others, REQ
@@ -163,13 +164,10 @@ int amq_init(pshm_ctx_t *ctx, void *region, uint64_t len)
     ctx->scan_hi = all ? q->rq + 2 * P : q->rq + 2 * P - 1;
     for (int r = 0; r < ctx->size; r++)
         ctx->req_sq[r] = ctx_local(ctx, r) < 0 ? NULL : &q->sq[AMQ_REQ][ctx_local(ctx, r)];
-    for (int n = 0; n < AMQ_NETS; n++) {
-        q->pool[n].base = (char *)region + l.off_pool + ((uint64_t)me * 2 + n) * l.poolsz;
-        q->pool[n].size = l.poolsz;
-        q->pool[n].sq = q->sq[n];
-    }
     /* My copy job: the request pool's last lines, never carved. */
-    q->pool[AMQ_REQ].size -= AMQ_JOB_BYTES;
+    for (int n = 0; n < AMQ_NETS; n++)
+        amq_pool_init(&q->pool[n], (char *)region + l.off_pool + ((uint64_t)me * 2 + n) * l.poolsz,
+                      l.poolsz - (n == AMQ_REQ ? AMQ_JOB_BYTES : 0), q->sq[n]);
     q->job = (amq_job_t *)(q->pool[AMQ_REQ].base + q->pool[AMQ_REQ].size);
     return 0;
 }

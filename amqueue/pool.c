@@ -3,8 +3,8 @@
  * reclamation.
  *
  * Only the owning process allocates (under pool->lock with threads) and
- * writes the pool: all the allocator state (head, tail, wrap, used) is
- * private to it, and receivers only read the chunks they were sent.
+ * writes the pool: all the allocator state (head, tail, wrap) is private to
+ * it, and receivers only read the chunks they were sent.
  *
  * Why a chunk can be neither lost nor used twice: the live chunks are exactly
  * the byte interval [tail, head) (or [tail, wrap) + [0, head) once the head
@@ -20,13 +20,48 @@
  * early when the start is free (amq_pool_alloc), so a steady stream reuses
  * the same cache-hot bytes and cannot fragment: free space is always at
  * most two contiguous runs.
+ *
+ * A stream to one destination (mixed == 0, see amq_pool_t) is reclaimed at
+ * once when its newest chunk is consumed: its queue's count reaching that
+ * chunk's stamp means every earlier message on the queue was consumed too
+ * (a chunk given back unsent is free anyway), so the whole pool is free.
  */
 #include "amq_internal.h"
 
-/* Advances the tail over freed chunks, in order. */
+static uint64_t pool_hot(const amq_pool_t *p) { return p->size < AMQ_POOL_HOT ? p->size : AMQ_POOL_HOT; }
+
+/* lim after head, tail or wrap changed (amq_pool_t). */
+static void pool_set_lim(amq_pool_t *p) { p->lim = p->wrap != 0 ? p->tail : pool_hot(p); }
+
+void amq_pool_init(amq_pool_t *p, char *base, uint64_t size, struct amq_sq *sq)
+{
+    *p = (amq_pool_t){.base = base, .size = size, .sq = sq};
+    pool_set_lim(p);
+}
+
+/* Whether the message of the chunk at off, to dest, was consumed (or never
+ * sent: dest -1). */
+static bool chunk_free(const amq_pool_t *p, uint64_t off, int dest)
+{
+    amq_chunk_t *c = (amq_chunk_t *)(p->base + off);
+
+    /* Acquire (both): the filling thread's writes (amq_chunk_filled),
+     * and the receiver's reads of the payload, which precede its
+     * release of the count, are done before the bytes are reused. */
+    if (atomic_load_explicit(&c->filled, memory_order_acquire) == 0)
+        return false;
+    return dest < 0 ||
+           (int32_t)(atomic_load_explicit(&p->sq[dest].ctl->consumed, memory_order_acquire) -
+                     c->seq) >= 0;
+}
+
+/* Advances the tail over freed chunks, in order: all at once for a stream
+ * to one destination whose newest chunk is free. */
 static void pool_reclaim(amq_pool_t *p)
 {
-    while (p->used > 0) {
+    if (amq_pool_used(p) > 0 && !p->mixed && chunk_free(p, p->last, p->dest0))
+        p->tail = p->head = p->wrap = 0;
+    while (amq_pool_used(p) > 0) {
         amq_chunk_t *c;
         if (p->wrap != 0 && p->tail == p->wrap) {
             p->tail = 0;
@@ -34,19 +69,11 @@ static void pool_reclaim(amq_pool_t *p)
             continue;
         }
         c = (amq_chunk_t *)(p->base + p->tail);
-        /* Acquire (both): the filling thread's writes (amq_chunk_filled),
-         * and the receiver's reads of the payload, which precede its
-         * release of the count, are done before the bytes are reused. */
-        if (atomic_load_explicit(&c->filled, memory_order_acquire) == 0)
-            break;
-        if (c->dest >= 0 &&
-            (int32_t)(atomic_load_explicit(&p->sq[c->dest].ctl->consumed, memory_order_acquire) -
-                      c->seq) < 0)
+        if (!chunk_free(p, p->tail, c->dest))
             break;
         p->tail += c->size;
-        p->used -= c->size;
     }
-    if (p->used == 0)
+    if (amq_pool_used(p) == 0)
         p->head = p->tail = p->wrap = 0;
 }
 
@@ -60,8 +87,9 @@ static uint64_t pool_carve(amq_pool_t *p, uint64_t bytes, uint64_t limit)
         if (p->head + bytes <= limit) {
             off = p->head;
             p->head += bytes;
-        } else if (p->used > 0 && bytes <= p->tail) {
-            /* Wrap: the live run ends at the old head. */
+        } else if (bytes <= p->tail) {
+            /* Wrap: the live run ends at the old head ([0, tail) is free;
+             * an empty pool is at 0, so tail > 0 means live chunks). */
             p->wrap = p->head;
             off = 0;
             p->head = bytes;
@@ -74,7 +102,6 @@ static uint64_t pool_carve(amq_pool_t *p, uint64_t bytes, uint64_t limit)
     } else {
         return UINT64_MAX;
     }
-    p->used += bytes;
     return off;
 }
 
@@ -83,12 +110,12 @@ static uint64_t pool_carve(amq_pool_t *p, uint64_t bytes, uint64_t limit)
  * up, and grows to its full size only when it does not: a stream that
  * cycled through the whole pool (1 MiB by default) would copy into lines
  * evicted from this core's L2 since their last use, where a small ring
- * copies into lines still held here. Reclaiming is one load of the oldest
- * chunk's flag, done only when the hot ring is exhausted.
+ * copies into lines still held here. Reclaiming is done only when the hot
+ * ring is exhausted.
  */
 uint64_t amq_pool_alloc(amq_pool_t *p, uint64_t bytes, int dest, uint32_t seq)
 {
-    uint64_t hot = p->size < AMQ_POOL_HOT ? p->size : AMQ_POOL_HOT;
+    uint64_t hot = pool_hot(p);
     uint64_t off = pool_carve(p, bytes, hot);
 
     if (off == UINT64_MAX) {
@@ -96,9 +123,16 @@ uint64_t amq_pool_alloc(amq_pool_t *p, uint64_t bytes, int dest, uint32_t seq)
         off = pool_carve(p, bytes, hot);
         if (off == UINT64_MAX)
             off = pool_carve(p, bytes, p->size);
-        if (off == UINT64_MAX)
-            return off;
     }
-    amq_chunk_init(p, off, bytes, dest, seq);
+    if (off != UINT64_MAX) {
+        if (amq_pool_used(p) == bytes) {
+            /* The only live chunk: a new stream. */
+            p->dest0 = dest;
+            p->mixed = false;
+        }
+        amq_pool_note(p, off, dest);
+        amq_chunk_init(p, off, bytes, dest, seq);
+    }
+    pool_set_lim(p);
     return off;
 }

@@ -117,32 +117,6 @@ amq_send_bad(pshm_ctx_t *ctx, const char *fn, int dest, unsigned handler, const 
 /* With no args, a NULL args pointer stands for this (one compare then). */
 static const uint32_t no_args[1];
 
-/* Copies n <= 64 bytes with a few overlapping fixed-size moves: no call and
- * no loop for the inline data of a slot (libc's memcpy costs a call and a
- * size dispatch, a sizable part of a Short send). */
-static inline void copy_small(unsigned char *d, const unsigned char *s, size_t n)
-{
-    if (n >= 16) {
-        if (n >= 32) {
-            __builtin_memcpy(d, s, 32);
-            __builtin_memcpy(d + n - 32, s + n - 32, 32);
-        } else {
-            __builtin_memcpy(d, s, 16);
-            __builtin_memcpy(d + n - 16, s + n - 16, 16);
-        }
-    } else if (n >= 8) {
-        __builtin_memcpy(d, s, 8);
-        __builtin_memcpy(d + n - 8, s + n - 8, 8);
-    } else if (n >= 4) {
-        __builtin_memcpy(d, s, 4);
-        __builtin_memcpy(d + n - 4, s + n - 4, 4);
-    } else if (n > 0) {
-        d[0] = s[0];
-        d[n / 2] = s[n / 2];
-        d[n - 1] = s[n - 1];
-    }
-}
-
 /* Copies args (and a Medium payload, 8-aligned after them, `pad` bytes
  * further in a chunk) to dst; `small` when everything fits a slot's body. */
 static inline void put_data(unsigned char *dst, unsigned nargs, const uint32_t *args,
@@ -151,7 +125,7 @@ static inline void put_data(unsigned char *dst, unsigned nargs, const uint32_t *
     if (small) {
         amq_copy_args(dst, args, nargs);
         if (cat == AMQ_MEDIUM)
-            copy_small(dst + PSHM_ALIGN_UP(4u * nargs, 8), buf, nbytes);
+            amq_copy_small(dst + PSHM_ALIGN_UP(4u * nargs, 8), buf, nbytes);
         return;
     }
     if (nargs)
@@ -254,7 +228,7 @@ int amq_reserve(pshm_ctx_t *ctx, amq_sq_t *sq, unsigned flags, bool cell, bool s
             if (flags & PSHM_IMMEDIATE) {
                 char a[32];
                 return pshm_err(-EAGAIN, "the payload pool is full (%s in use); retry after "
-                                "polling", pshm_fmt_size(a, sizeof a, p->used));
+                                "polling", pshm_fmt_size(a, sizeof a, amq_pool_used(p)));
             }
             if ((rc = amq_wait_room(ctx, sq->net, &spins)) < 0)
                 return rc;
