@@ -446,6 +446,10 @@ int amq_pending(pshm_ctx_t *ctx);
  * `seq` to supernode rank `dest`, or UINT64_MAX if no room. The caller
  * fills the chunk, then calls amq_chunk_filled. */
 uint64_t amq_pool_alloc(amq_pool_t *p, uint64_t bytes, int dest, uint32_t seq);
+/* Frees the chunks whose messages were consumed (in order), as
+ * amq_pool_alloc does when the hot ring runs out; `dest`: the next
+ * chunk's destination. */
+void amq_pool_reclaim(amq_pool_t *p, int dest);
 
 static inline void amq_chunk_init(amq_pool_t *p, uint64_t off, uint64_t bytes, int dest,
                                   uint32_t seq)

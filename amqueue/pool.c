@@ -77,6 +77,17 @@ static void pool_reclaim(amq_pool_t *p)
         p->head = p->tail = p->wrap = 0;
 }
 
+void amq_pool_reclaim(amq_pool_t *p, int dest)
+{
+    pool_reclaim(p);
+    if (amq_pool_used(p) == 0) {
+        /* No live chunk: the next one starts a stream. */
+        p->dest0 = dest;
+        p->mixed = false;
+    }
+    pool_set_lim(p);
+}
+
 /* Carves from the head, or wraps to 0 once the head would pass `limit`
  * and the start of the pool is free. */
 static uint64_t pool_carve(amq_pool_t *p, uint64_t bytes, uint64_t limit)

@@ -291,6 +291,31 @@ prep_go(bool reply, int cat, bool spill, amq_sq_t *sq, void **buf, uint64_t radd
 }
 
 /*
+ * What the fast path lacked, when it is only the room known in the queue
+ * (the consumer count is read again, as the general path would) or in the
+ * pool's hot ring (reclaimed): true if the fast path may try again. Not
+ * with threads, to self, or on a queue prepared already.
+ */
+static bool __attribute__((noinline)) prep_recover(pshm_ctx_t *ctx, int cat, amq_sq_t *sq)
+{
+    struct amq *q = ctx->amq;
+    bool spill = prep_spill(cat, prep.size, prep.nargs);
+
+    if (q->threads || sq->dlocal == q->me || sq->prepared)
+        return false;
+    if (sq->avail == 0) {
+        amq_room(sq, q->l.depth);
+        amq_avail_update(q, sq);
+        if (sq->avail == 0)
+            return false;
+    }
+    if (spill && !amq_pool_fits(sq->pool, PSHM_ALIGN_UP(AMQ_CHUNK_HDR + prep_dsz(cat, spill,
+                                prep.size, prep.nargs), AMQ_LINE)))
+        amq_pool_reclaim(sq->pool, sq->dlocal);
+    return true;
+}
+
+/*
  * Per kind of message, the general path after the checks (so that
  * least = most = the record's size stand for the call's; the record is
  * given up first) and the fast one (a straight path each for data in the
@@ -298,12 +323,21 @@ prep_go(bool reply, int cat, bool spill, amq_sq_t *sq, void **buf, uint64_t radd
  * other. `flags` are checked.
  */
 #define PREP_KIND(kind, fn, reply, cat)                                                         \
+    static inline __attribute__((always_inline)) int                                          \
+    go_##kind(amq_sq_t *sq, void **buf, uint64_t raddr)                                       \
+    {                                                                                         \
+        if (prep_spill(cat, prep.size, prep.nargs))                                           \
+            return prep_go(reply, cat, true, sq, buf, raddr);                                 \
+        return prep_go(reply, cat, false, sq, buf, raddr);                                    \
+    }                                                                                         \
     static int __attribute__((noinline))                                                      \
     mid_##kind(amq_sq_t *sq, void **buf, unsigned flags, uint64_t raddr)                      \
     {                                                                                         \
         void *owner = prep_owner();                                                           \
         pshm_ctx_t *ctx = reply ? ((pshm_token_t *)owner)->ctx : owner;                        \
         size_t sz = prep.size, size;                                                          \
+        if (buf != NULL && prep_recover(ctx, cat, sq) && go_##kind(sq, buf, raddr) == 0)      \
+            return 0;                                                                         \
         prep.key = 0;                                                                         \
         return prepare(ctx, fn, sq, reply ? owner : NULL, cat, raddr, sz, sz, sz, flags,      \
                        prep.nargs, buf, &size);                                               \
@@ -311,12 +345,8 @@ prep_go(bool reply, int cat, bool spill, amq_sq_t *sq, void **buf, uint64_t radd
     static int __attribute__((noinline))                                                      \
     fast_##kind(amq_sq_t *sq, void **buf, unsigned flags, uint64_t raddr)                     \
     {                                                                                         \
-        if (prep_spill(cat, prep.size, prep.nargs)) {                                         \
-            if (prep_go(reply, cat, true, sq, buf, raddr) == 0)                               \
-                return 0;                                                                     \
-        } else if (prep_go(reply, cat, false, sq, buf, raddr) == 0) {                         \
+        if (go_##kind(sq, buf, raddr) == 0)                                                   \
             return 0;                                                                         \
-        }                                                                                     \
         return mid_##kind(sq, buf, flags, raddr);                                             \
     }
 PREP_KIND(req_medium, "pshm_am_prepare_request_medium", false, AMQ_MEDIUM)
@@ -362,32 +392,14 @@ static int __attribute__((noinline)) commit_end(amq_sq_t *sq)
     return 0;
 }
 
-/* The common part of the four commit calls: the checks against the
- * reservation (one compare for whose it is and of which kind), then the
- * args, meta word, size and stamp. `ctx` is NULL for a reply (the token's
- * then). A prepared reply's token is in state PREPARED until its handler
- * returns, so a prepare that matches the token is never a stale one. */
+/* The end of a commit, the args in place: the slot's handler, size and
+ * stamp, and the reservation ends. */
 static inline __attribute__((always_inline)) int
-commit(pshm_ctx_t *ctx, const char *fn, pshm_token_t *tok, bool reply, int cat,
-       unsigned handler, size_t nbytes, unsigned nargs, const uint32_t *args)
+commit_post(pshm_token_t *tok, bool reply, unsigned handler, size_t nbytes)
 {
-    amq_sq_t *sq;
-    amq_slot_t *s;
+    amq_sq_t *sq = prep.sq;
+    amq_slot_t *s = (amq_slot_t *)sq->slot;
 
-    if (PSHM_UNLIKELY(prep.key != (reply ? prep_key(tok, true, cat) : prep_key(ctx, false, cat)) ||
-                      nbytes > prep.size || nargs != prep.nargs))
-        return commit_bad(ctx, fn, tok, reply, cat, handler, nbytes, nargs, args);
-    if (reply)
-        ctx = tok->ctx;
-    if (PSHM_UNLIKELY(!amq_send_ok(ctx, handler, NULL, 0, 0, nargs, AMQ_SHORT)))
-        return commit_bad(ctx, fn, tok, reply, cat, handler, nbytes, nargs, args);
-    sq = prep.sq;
-    s = (amq_slot_t *)sq->slot;
-    if (nargs) {
-        if (PSHM_UNLIKELY(args == NULL))
-            return commit_bad(ctx, fn, tok, reply, cat, handler, nbytes, nargs, args);
-        amq_copy_small(prep_data(cat, s, prep.chunk), (const unsigned char *)args, 4u * nargs);
-    }
     s->meta |= handler;
     s->nbytes = nbytes;
     if (prep.chunk != NULL)
@@ -403,6 +415,42 @@ commit(pshm_ctx_t *ctx, const char *fn, pshm_token_t *tok, bool reply, int cat,
     sq->prepared = false;
     sq->avail = prep.avail;
     return 0;
+}
+
+/* A commit with args copies them first; out of line, so that the commit
+ * of none keeps its values in the registers a call may use. */
+static int __attribute__((noinline))
+commit_args(pshm_token_t *tok, int cat, unsigned handler, size_t nbytes, unsigned nargs,
+            const uint32_t *args)
+{
+    amq_copy_small(prep_data(cat, (amq_slot_t *)prep.sq->slot, prep.chunk),
+                   (const unsigned char *)args, 4u * nargs);
+    return tok != NULL ? commit_post(tok, true, handler, nbytes)
+                       : commit_post(NULL, false, handler, nbytes);
+}
+
+/* The common part of the four commit calls: the checks against the
+ * reservation (one compare for whose it is and of which kind), then the
+ * args, meta word, size and stamp. `ctx` is NULL for a reply (the token's
+ * then). A prepared reply's token is in state PREPARED until its handler
+ * returns, so a prepare that matches the token is never a stale one. */
+static inline __attribute__((always_inline)) int
+commit(pshm_ctx_t *ctx, const char *fn, pshm_token_t *tok, bool reply, int cat,
+       unsigned handler, size_t nbytes, unsigned nargs, const uint32_t *args)
+{
+    if (PSHM_UNLIKELY(prep.key != (reply ? prep_key(tok, true, cat) : prep_key(ctx, false, cat)) ||
+                      nbytes > prep.size || nargs != prep.nargs))
+        return commit_bad(ctx, fn, tok, reply, cat, handler, nbytes, nargs, args);
+    if (reply)
+        ctx = tok->ctx;
+    if (PSHM_UNLIKELY(!amq_send_ok(ctx, handler, NULL, 0, 0, nargs, AMQ_SHORT)))
+        return commit_bad(ctx, fn, tok, reply, cat, handler, nbytes, nargs, args);
+    if (nargs) {
+        if (PSHM_UNLIKELY(args == NULL))
+            return commit_bad(ctx, fn, tok, reply, cat, handler, nbytes, nargs, args);
+        return commit_args(reply ? tok : NULL, cat, handler, nbytes, nargs, args);
+    }
+    return commit_post(tok, reply, handler, nbytes);
 }
 
 /* The checks of a request, and its queue: one test when all is well,
