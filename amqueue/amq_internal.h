@@ -167,7 +167,8 @@ _Static_assert(sizeof(amq_word_line_t) == AMQ_LINE, "one line");
 /* Chunk header in a pool, written and read by the sender only: size in
  * bytes (header included, a multiple of the line), the message it carries
  * (destination's supernode rank and stamp; dest -1 when given back
- * unsent), and `filled` (see amq_chunk_filled). The chunk is free once
+ * unsent), and `filled` (looked at with threads only, see amq_chunk_filled).
+ * The chunk is free once
  * that queue's consumer count reaches the stamp: the receiver writes
  * nothing in the pool, so the header line never leaves the sender's cache
  * and the sender never waits for it. The data (same layout as a slot's
@@ -280,6 +281,7 @@ typedef struct amq_pool {
     uint64_t head, lim, last;
     int dest0;
     bool mixed;
+    bool threads;       /* chunks are marked filled (amq_chunk_filled) */
     uint64_t size, tail, wrap;
     struct amq_sq *sq;  /* the network's outgoing queues, by destination */
     amq_lock_t lock;
@@ -292,7 +294,7 @@ static inline uint64_t amq_pool_used(const amq_pool_t *p)
 }
 
 /* An empty pool of `size` bytes at base, for the queues sq (pool.c). */
-void amq_pool_init(amq_pool_t *p, char *base, uint64_t size, struct amq_sq *sq);
+void amq_pool_init(amq_pool_t *p, char *base, uint64_t size, struct amq_sq *sq, bool threads);
 
 /*
  * A copy job (synergy.c): a large copy between cross-mapped areas that the
@@ -495,7 +497,10 @@ static inline uint64_t amq_pool_take(amq_pool_t *p, uint64_t bytes, int dest, ui
  * consumer count the reclaim acquires; this store, which the reclaim
  * acquires too, shows ThreadSanitizer (which sees only this process) the
  * same order, filled before reused, when another thread later reclaims and
- * reuses these bytes. */
+ * reuses these bytes. Without threads the reclaim does not look at it (the
+ * count alone says a chunk is free: it cannot reach the stamp of a message
+ * not yet published), and the commit of a prepared message leaves it
+ * unwritten. */
 static inline void amq_chunk_done(amq_chunk_t *c)
 {
     atomic_store_explicit(&c->filled, 1, memory_order_release);

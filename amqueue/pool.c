@@ -33,9 +33,9 @@ static uint64_t pool_hot(const amq_pool_t *p) { return p->size < AMQ_POOL_HOT ? 
 /* lim after head, tail or wrap changed (amq_pool_t). */
 static void pool_set_lim(amq_pool_t *p) { p->lim = p->wrap != 0 ? p->tail : pool_hot(p); }
 
-void amq_pool_init(amq_pool_t *p, char *base, uint64_t size, struct amq_sq *sq)
+void amq_pool_init(amq_pool_t *p, char *base, uint64_t size, struct amq_sq *sq, bool threads)
 {
-    *p = (amq_pool_t){.base = base, .size = size, .sq = sq};
+    *p = (amq_pool_t){.base = base, .size = size, .sq = sq, .threads = threads};
     pool_set_lim(p);
 }
 
@@ -48,7 +48,7 @@ static bool chunk_free(const amq_pool_t *p, uint64_t off, int dest)
     /* Acquire (both): the filling thread's writes (amq_chunk_filled),
      * and the receiver's reads of the payload, which precede its
      * release of the count, are done before the bytes are reused. */
-    if (atomic_load_explicit(&c->filled, memory_order_acquire) == 0)
+    if (p->threads && atomic_load_explicit(&c->filled, memory_order_acquire) == 0)
         return false;
     return dest < 0 ||
            (int32_t)(atomic_load_explicit(&p->sq[dest].ctl->consumed, memory_order_acquire) -

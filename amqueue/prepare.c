@@ -382,10 +382,16 @@ commit_bad(pshm_ctx_t *ctx, const char *fn, pshm_token_t *tok, bool reply, int c
                         args, AMQ_SHORT);
 }
 
-/* A commit that takes the general end: to self, or after a prepare that
- * took the general path. */
-static int __attribute__((noinline)) commit_end(amq_sq_t *sq)
+/* The end of a commit off the fast path (threads, to self, a prepare that
+ * took the general path): the chunk marked filled, the stamp, and the
+ * reservation ends. */
+static int __attribute__((noinline)) commit_end(pshm_token_t *tok, amq_sq_t *sq, amq_slot_t *s)
 {
+    if (prep.chunk != NULL)
+        amq_chunk_done(prep.chunk);
+    amq_publish(sq, s);
+    if (tok != NULL)
+        tok->state = AMQ_TOK_REPLIED;
     if (sq->dlocal == prep_ctx()->amq->me)
         amq_self_posted();
     prep_end(sq);
@@ -402,15 +408,13 @@ commit_post(pshm_token_t *tok, bool reply, unsigned handler, size_t nbytes)
 
     s->meta |= handler;
     s->nbytes = nbytes;
-    if (prep.chunk != NULL)
-        amq_chunk_done(prep.chunk);
-    amq_publish(sq, s);
-    if (reply)
-        tok->state = AMQ_TOK_REPLIED;
     if (PSHM_UNLIKELY(prep.avail == PREP_SLOW))
-        return commit_end(sq);
-    if (reply)
+        return commit_end(reply ? tok : NULL, sq, s);
+    amq_publish(sq, s);
+    if (reply) {
+        tok->state = AMQ_TOK_REPLIED;
         amq_tls.prep_tok = NULL;
+    }
     prep.key = 0;
     sq->prepared = false;
     sq->avail = prep.avail;
