@@ -120,6 +120,9 @@ run_short_any(pshm_ctx_t *ctx, pshm_token_t *tok, amq_slot_t *s, uint32_t meta)
  * the pad of a chunk. The rest, with the category, must be the handler's
  * key (ctx->am_meta) for run_medium: an exact count, no other bit set. */
 #define MEDIUM_VAR (1u << 15 | 7u << 16)
+_Static_assert(AMQ_CHUNK_HDR + PSHM_ALIGN_UP(4 * PSHM_AM_MAX_ARGS, 8) + 56 + PSHM_AM_MEDIUM_MAX <=
+                   AMQ_CHUNK_MAX,
+               "run_medium's bound: a chunk of a handler's count fits AMQ_CHUNK_MAX");
 #define MEDIUM_KEY (AMQ_MEDIUM << 13)
 
 /*
@@ -139,9 +142,10 @@ run_medium(pshm_ctx_t *ctx, amq_rqx_t *x, amq_slot_t *s, uint32_t meta)
     if (AMQ_META_SP(meta)) {
         uint64_t off, dsz = argsz + AMQ_META_PAD_BYTES(meta) + nbytes;
         __builtin_memcpy(&off, data, 8);
-        /* dsz cannot wrap: nbytes is checked first. */
-        if (PSHM_UNLIKELY(nbytes > PSHM_AM_MEDIUM_MAX || off > poolsz ||
-                          poolsz - off < AMQ_CHUNK_HDR + dsz))
+        /* With nbytes checked first, the chunk is at most AMQ_CHUNK_MAX
+         * (the count is the handler's, at most 16: the caller matched it),
+         * which every pool holds, so the subtraction cannot wrap. */
+        if (PSHM_UNLIKELY(nbytes > PSHM_AM_MEDIUM_MAX || off > poolsz - (AMQ_CHUNK_HDR + dsz)))
             return run_other(ctx, &x->tok, s, meta);
         data = (unsigned char *)x->pool + off + AMQ_CHUNK_HDR;
         buf = data + argsz + AMQ_META_PAD_BYTES(meta);

@@ -283,10 +283,14 @@ prep_go(bool reply, int cat, bool spill, amq_sq_t *sq, void **buf, uint64_t radd
         return 1; /* the general path reclaims */
     amq_end_line(sq);
     if (spill)
-        off = amq_pool_take(sq->pool, need, sq->dlocal, sq->seq);
+        off = sq->pool->head;
     prep_hand(reply, cat, spill, sq, prep_fill(sq, cat, spill, off, raddr, prep.nargs, sq->avail - 1),
               raddr, buf);
     sq->avail = 0; /* the fast paths leave this queue alone until the commit */
+    /* The chunk last: its header's stores may alias the above for the
+     * compiler, which would load them again. */
+    if (spill)
+        amq_pool_take(sq->pool, need, sq->dlocal, sq->seq);
     return 0;
 }
 
