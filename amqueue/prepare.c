@@ -298,25 +298,21 @@ prep_go(bool reply, int cat, bool spill, amq_sq_t *sq, void **buf, uint64_t radd
  * What the fast path lacked, when it is only the room known in the queue
  * (the consumer count is read again, as the general path would) or in the
  * pool's hot ring (reclaimed): true if the fast path may try again. Not
- * with threads, to self, or on a queue prepared already.
+ * with threads, to self, or on a queue prepared already. Both are
+ * renewed whichever ran out, so that a stream comes here about once per
+ * lap of the queue rather than once for each.
  */
 static bool __attribute__((noinline)) prep_recover(pshm_ctx_t *ctx, int cat, amq_sq_t *sq)
 {
     struct amq *q = ctx->amq;
-    bool spill = prep_spill(cat, prep.size, prep.nargs);
 
     if (q->threads || sq->dlocal == q->me || sq->prepared)
         return false;
-    if (sq->avail == 0) {
-        amq_room(sq, q->l.depth);
-        amq_avail_update(q, sq);
-        if (sq->avail == 0)
-            return false;
-    }
-    if (spill && !amq_pool_fits(sq->pool, PSHM_ALIGN_UP(AMQ_CHUNK_HDR + prep_dsz(cat, spill,
-                                prep.size, prep.nargs), AMQ_LINE)))
+    amq_room(sq, q->l.depth);
+    amq_avail_update(q, sq);
+    if (prep_spill(cat, prep.size, prep.nargs))
         amq_pool_reclaim(sq->pool, sq->dlocal);
-    return true;
+    return sq->avail != 0;
 }
 
 /*
