@@ -30,7 +30,7 @@
 
 static uint64_t pool_hot(const amq_pool_t *p) { return p->size < AMQ_POOL_HOT ? p->size : AMQ_POOL_HOT; }
 
-/* lim after head, tail or wrap changed (amq_pool_t). */
+/* lim after tail or wrap changed (amq_pool_t). */
 static void pool_set_lim(amq_pool_t *p) { p->lim = p->wrap != 0 ? p->tail : pool_hot(p); }
 
 void amq_pool_init(amq_pool_t *p, char *base, uint64_t size, struct amq_sq *sq, bool threads)
@@ -75,6 +75,7 @@ static void pool_reclaim(amq_pool_t *p)
     }
     if (amq_pool_used(p) == 0)
         p->head = p->tail = p->wrap = 0;
+    pool_set_lim(p);
 }
 
 void amq_pool_reclaim(amq_pool_t *p, int dest)
@@ -85,7 +86,6 @@ void amq_pool_reclaim(amq_pool_t *p, int dest)
         p->dest0 = dest;
         p->mixed = false;
     }
-    pool_set_lim(p);
 }
 
 /* Carves from the head, or wraps to 0 once the head would pass `limit`
@@ -104,6 +104,7 @@ static uint64_t pool_carve(amq_pool_t *p, uint64_t bytes, uint64_t limit)
             p->wrap = p->head;
             off = 0;
             p->head = bytes;
+            pool_set_lim(p);
         } else {
             return UINT64_MAX;
         }
@@ -144,6 +145,5 @@ uint64_t amq_pool_alloc(amq_pool_t *p, uint64_t bytes, int dest, uint32_t seq)
         amq_pool_note(p, off, dest);
         amq_chunk_init(p, off, bytes, dest, seq);
     }
-    pool_set_lim(p);
     return off;
 }
