@@ -42,7 +42,8 @@ typedef struct amq_prep {
 /* The commit ends the reservation through prep_end (threads, to self, a
  * prepare that took the general path). */
 #define PREP_SLOW UINT32_MAX
-_Static_assert(_Alignof(pshm_token_t) >= 8, "a token's low 3 bits hold the key's");
+_Static_assert(_Alignof(pshm_token_t) >= 8 && _Alignof(pshm_ctx_t) >= 8,
+               "a token's or a context's low 3 bits hold the key's");
 
 static _Thread_local amq_prep_t prep __attribute__((tls_model("initial-exec")));
 
@@ -157,7 +158,8 @@ static inline void *prep_owner(void) { return (void *)(prep.key & ~(uintptr_t)7)
  * pad that starts the payload on a line is in it (amq_medium_pad(0, n),
  * spelt out for a constant); a load instead of its arithmetic on the fast
  * path. */
-#define MCM(n) (AMQ_META(0, n, AMQ_MEDIUM, 1) | AMQ_META_PAD((0u - PSHM_ALIGN_UP(4u * n, 8)) & 63u))
+#define MCM(n)                                                                                 \
+    (AMQ_META(0, n, AMQ_MEDIUM, 1) | AMQ_META_PAD((0u - PSHM_ALIGN_UP(4u * n, 8)) & 63u))
 static const uint32_t medium_chunk_meta[PSHM_AM_MAX_ARGS + 1] = {
     MCM(0), MCM(1), MCM(2), MCM(3), MCM(4), MCM(5), MCM(6), MCM(7), MCM(8),
     MCM(9), MCM(10), MCM(11), MCM(12), MCM(13), MCM(14), MCM(15), MCM(16)};
@@ -173,7 +175,8 @@ prep_fill(amq_sq_t *sq, int cat, bool spill, uint64_t off, uint64_t raddr, unsig
     amq_slot_t *s = (amq_slot_t *)sq->slot;
     unsigned char *data = s->body;
 
-    s->meta = cat == AMQ_MEDIUM && spill ? medium_chunk_meta[nargs] : AMQ_META(0, nargs, cat, spill);
+    s->meta = cat == AMQ_MEDIUM && spill ? medium_chunk_meta[nargs]
+                                         : AMQ_META(0, nargs, cat, spill);
     if (cat == AMQ_LONG) {
         __builtin_memcpy(data, &raddr, 8);
         data += 8;
@@ -275,9 +278,9 @@ prepare(pshm_ctx_t *ctx, const char *fn, amq_sq_t *sq, pshm_token_t *tok, int ca
  * the record (prep_claim) and *size, and jumps to prep_go with what is
  * left: a line of the queue known free (sq->avail: never with threads, to
  * self, or while the queue is prepared), and for data that spills a chunk
- * before the pool's limit. If not, the general path (prep_mid) takes over,
- * the checks passed. Few arguments cross the jump, so that each part keeps
- * its values in the registers a call may use.
+ * before the pool's limit. If not, mid_* (below) renews them or hands over
+ * to the general path, the checks passed. Few arguments cross the jump, so
+ * that each part keeps its values in the registers a call may use.
  */
 static inline __attribute__((always_inline)) int
 prep_go(bool reply, int cat, bool spill, amq_sq_t *sq, void **buf, uint64_t raddr)
@@ -293,8 +296,8 @@ prep_go(bool reply, int cat, bool spill, amq_sq_t *sq, void **buf, uint64_t radd
     amq_end_line(sq);
     if (spill)
         off = sq->pool->head;
-    prep_hand(reply, cat, spill, sq, prep_fill(sq, cat, spill, off, raddr, prep.nargs, sq->avail - 1),
-              raddr, buf);
+    prep_hand(reply, cat, spill, sq,
+              prep_fill(sq, cat, spill, off, raddr, prep.nargs, sq->avail - 1), raddr, buf);
     sq->avail = 0; /* the fast paths leave this queue alone until the commit */
     /* The chunk last: its header's stores may alias the above for the
      * compiler, which would load them again. */
