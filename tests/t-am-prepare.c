@@ -1,8 +1,9 @@
 /*
  * t-am-prepare: negotiated payload (pshm_am_prepare_* / pshm_am_commit_*).
  * Between 2 processes: requests and replies, Medium (in the slot, in the
- * pool, up to the maximum) and Long, built in the prepared buffer and
- * checked byte for byte by the handler, each message run once; with
+ * pool, up to the maximum) and Long, with 3 args and with 16 (which go in
+ * a chunk, alone for a Long), built in the prepared buffer and checked
+ * byte for byte by the handler, each message run once; with
  * PSHM_IMMEDIATE, -EAGAIN once the pool, then the queue, is full, and
  * everything prepared before arrives once the receiver polls; misuse
  * refused with EINVAL and nothing sent: commit without prepare, more bytes
@@ -18,11 +19,12 @@
 #include <string.h>
 #include <unistd.h>
 
-enum { H_MED = 1, H_LONG = 2, H_RMED = 3, H_RLONG = 4, H_ASK = 5, H_REP_TRY = 6, H_END = 7 };
+enum { H_MED = 1, H_LONG = 2, H_RMED = 3, H_RLONG = 4, H_ASK = 5, H_REP_TRY = 6, H_END = 7,
+       H_MED16 = 8, H_LONG16 = 9 };
 #define NSIZES 7
 static const size_t sizes[NSIZES] = {0, 1, 40, 41, 4096, 40000, 65536};
 static pshm_ctx_t *ctx;
-static long nmed, nlong, nrmed, nrlong, nend, bad, next_seq, in_rep_err;
+static long nmed, nlong, nrmed, nrlong, nend, n16, bad, next_seq, in_rep_err;
 static char *lbase;           /* my segment, owner view */
 
 /* args: {seq, nbytes, seed} */
@@ -47,6 +49,29 @@ static void on_rlong(pshm_token_t *t, void *p, size_t n, const uint32_t *a, unsi
 {
     on_long(t, p, n, a, na);
     nrlong++;
+}
+/* 16 args, {nbytes, seed, seed + 2, ..., seed + 15}: in the chunk with the
+ * payload (a Medium) or alone there (a Long). */
+static int args16_bad(const uint32_t *a, unsigned na)
+{
+    if (na != 16)
+        return 1;
+    for (unsigned i = 2; i < 16; i++)
+        if (a[i] != a[1] + i)
+            return 1;
+    return 0;
+}
+static void on_med16(pshm_token_t *t, void *p, size_t n, const uint32_t *a, unsigned na)
+{
+    (void)t;
+    if (args16_bad(a, na) || n != a[0] || am_diff(p, n, a[1]) >= 0) bad++;
+    n16++;
+}
+static void on_long16(pshm_token_t *t, void *p, size_t n, const uint32_t *a, unsigned na)
+{
+    (void)t;
+    if (args16_bad(a, na) || n != a[0] || p != lbase + 4096 || am_diff(p, n, a[1]) >= 0) bad++;
+    n16++;
 }
 static void on_end(pshm_token_t *t, void *p, size_t n, const uint32_t *a, unsigned na)
 {
@@ -135,8 +160,9 @@ int main(int argc, char **argv)
     pshm_handler_entry_t tab[] = {{H_MED, on_med, 3}, {H_LONG, on_long, 3},
                                   {H_RMED, on_rmed, 3}, {H_RLONG, on_rlong, 3},
                                   {H_ASK, on_ask, 4}, {H_REP_TRY, on_rep_try, 0},
-                                  {H_END, on_end, PSHM_AM_ANY_NARGS}};
-    CHECK_OK(pshm_am_register(ctx, tab, 7));
+                                  {H_END, on_end, PSHM_AM_ANY_NARGS},
+                                  {H_MED16, on_med16, 16}, {H_LONG16, on_long16, 16}};
+    CHECK_OK(pshm_am_register(ctx, tab, 9));
     int me = pshm_rank(ctx), peer = 1 - me;
     pshm_seginfo_t mine, theirs;
     CHECK_OK(pshm_segment_info(ctx, me, &mine));
@@ -177,6 +203,32 @@ int main(int argc, char **argv)
     wait_count(&nmed, sent);
     CHECK_OK(pshm_barrier(ctx));
     CHECK(bad == 0 && nmed == sent && nlong == 20);
+
+    /* 1b. 16 args: the args go in a chunk (with a Medium's payload, or
+     * alone for a Long), each checked by the handler. */
+    for (int rep = 0; rep < 2 * NSIZES; rep++) {
+        uint32_t a16[16];
+        size_t n = sizes[rep % NSIZES];
+        a16[0] = (uint32_t)n;
+        a16[1] = (uint32_t)(rep * 31 + me);
+        for (unsigned i = 2; i < 16; i++)
+            a16[i] = a16[1] + i;
+        if (rep % 2 == 0) {
+            CHECK_OK(pshm_am_prepare_request_medium(ctx, peer, n, n, 0, 16, &b, &sz));
+            CHECK(sz == n);
+            am_fill(b, n, a16[1]);
+            CHECK_OK(pshm_am_commit_request_medium(ctx, H_MED16, n, 16, a16));
+        } else {
+            CHECK_OK(pshm_am_prepare_request_long(ctx, peer, (char *)theirs.owner_base + 4096, n,
+                                                  n, 0, 16, &b, &sz));
+            CHECK(sz == n);
+            am_fill(b, n, a16[1]);
+            CHECK_OK(pshm_am_commit_request_long(ctx, H_LONG16, n, 16, a16));
+        }
+        wait_count(&n16, rep + 1);
+        CHECK_OK(pshm_barrier(ctx));
+    }
+    CHECK(bad == 0 && n16 == 2 * NSIZES);
 
     /* 2. Replies built in place: Medium and Long, and a reply handler's try. */
     if (me == 0) {
