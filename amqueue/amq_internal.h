@@ -282,6 +282,7 @@ typedef struct amq_pool {
     int dest0;
     bool mixed;
     bool threads;       /* chunks are marked filled (amq_chunk_filled) */
+    uint32_t depth;     /* lines of a queue (see pool.c: in flight) */
     uint64_t size, tail, wrap;
     struct amq_sq *sq;  /* the network's outgoing queues, by destination */
     amq_lock_t lock;
@@ -293,8 +294,10 @@ static inline uint64_t amq_pool_used(const amq_pool_t *p)
     return p->wrap != 0 ? p->wrap - p->tail + p->head : p->head - p->tail;
 }
 
-/* An empty pool of `size` bytes at base, for the queues sq (pool.c). */
-void amq_pool_init(amq_pool_t *p, char *base, uint64_t size, struct amq_sq *sq, bool threads);
+/* An empty pool of `size` bytes at base, for the queues sq of `depth`
+ * lines (pool.c). */
+void amq_pool_init(amq_pool_t *p, char *base, uint64_t size, struct amq_sq *sq, uint32_t depth,
+                   bool threads);
 
 /*
  * A copy job (synergy.c): a large copy between cross-mapped areas that the

@@ -167,7 +167,8 @@ int amq_init(pshm_ctx_t *ctx, void *region, uint64_t len)
     /* My copy job: the request pool's last lines, never carved. */
     for (int n = 0; n < AMQ_NETS; n++)
         amq_pool_init(&q->pool[n], (char *)region + l.off_pool + ((uint64_t)me * 2 + n) * l.poolsz,
-                      l.poolsz - (n == AMQ_REQ ? AMQ_JOB_BYTES : 0), q->sq[n], q->threads);
+                      l.poolsz - (n == AMQ_REQ ? AMQ_JOB_BYTES : 0), q->sq[n], l.depth,
+                      q->threads);
     q->job = (amq_job_t *)(q->pool[AMQ_REQ].base + q->pool[AMQ_REQ].size);
     return 0;
 }

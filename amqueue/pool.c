@@ -13,9 +13,13 @@
  * message it carries is consumed: the consumer count of its queue, which
  * the receiver stores (release) once the handlers of a visit returned,
  * reaches the message's stamp (acquire: the receiver's reads of the chunk
- * happened before), or the chunk was given back unsent (dest -1). Each
- * message is consumed once, and its stamp is at most `depth` ahead of the
- * count, so the comparison (signed 32-bit difference) cannot wrap. When
+ * happened before), or the chunk was given back unsent (dest -1). A
+ * message's stamp is at most `depth` ahead of the count while it is in
+ * flight (its line was started with room), so it is in flight exactly when
+ * stamp - count, modulo 2^32, lies in [1, depth]; any other difference is
+ * a count that went past it, however far (a chunk may wait in the pool
+ * while its queue carries 2^31 lines and more of messages with no chunk,
+ * where a signed difference would call it in flight again). When
  * everything is reclaimed the pool restarts at offset 0, and the head wraps
  * early when the start is free (amq_pool_alloc), so a steady stream reuses
  * the same cache-hot bytes and cannot fragment: free space is always at
@@ -33,9 +37,10 @@ static uint64_t pool_hot(const amq_pool_t *p) { return p->size < AMQ_POOL_HOT ? 
 /* lim after tail or wrap changed (amq_pool_t). */
 static void pool_set_lim(amq_pool_t *p) { p->lim = p->wrap != 0 ? p->tail : pool_hot(p); }
 
-void amq_pool_init(amq_pool_t *p, char *base, uint64_t size, struct amq_sq *sq, bool threads)
+void amq_pool_init(amq_pool_t *p, char *base, uint64_t size, struct amq_sq *sq, uint32_t depth,
+                   bool threads)
 {
-    *p = (amq_pool_t){.base = base, .size = size, .sq = sq, .threads = threads};
+    *p = (amq_pool_t){.base = base, .size = size, .sq = sq, .depth = depth, .threads = threads};
     pool_set_lim(p);
 }
 
@@ -51,8 +56,8 @@ static bool chunk_free(const amq_pool_t *p, uint64_t off, int dest)
     if (p->threads && atomic_load_explicit(&c->filled, memory_order_acquire) == 0)
         return false;
     return dest < 0 ||
-           (int32_t)(atomic_load_explicit(&p->sq[dest].ctl->consumed, memory_order_acquire) -
-                     c->seq) >= 0;
+           c->seq - atomic_load_explicit(&p->sq[dest].ctl->consumed, memory_order_acquire) - 1 >=
+               p->depth;
 }
 
 /* Advances the tail over freed chunks, in order: all at once for a stream
