@@ -354,6 +354,8 @@ struct amq {
      * poll.c for how a message to self is found. */
     amq_rq_t *rq;
     struct amq_rqx *rqx;      /* by the same index as rq */
+    uintptr_t rqx_delta;      /* rqx - AMQ_RQX_SCALE * rq, as integers, modulo 2^64:
+                               * rq[i]'s rqx[i] is AMQ_RQX_SCALE * &rq[i] + rqx_delta */
     char *inq;                /* this receiver's block: consumer line of incoming queue
                                * j = net * P + sender at inq + j * L, its line k at
                                * inq + (1 + k) * row + j * L */
@@ -408,20 +410,22 @@ enum { AMQ_DEBUG = PSHM_DEBUG };
  * This thread's AM state, one block so that a poll reaches all of it from
  * one address. Initial-exec: every send and poll reads it, and the default
  * model of a shared library would make that a call to __tls_get_addr.
- *   in_handler  set while a handler runs on this thread: requests and
- *               pshm_poll are refused
  *   credit      idle polls left before the paced liveness check (0 in a new
  *               thread: its first idle poll checks); a message to self sets
  *               it to AMQ_CREDIT_SELF so that the next poll serves the
- *               queues to self, which the idle scan skips (poll.c)
+ *               queues to self, which the idle scan skips (poll.c); below
+ *               zero while a handler runs (AMQ_CREDIT_HANDLER), so that a
+ *               poll looks at the in-handler mark only when it is negative
+ *   in_handler  set while a handler runs on this thread: requests and
+ *               pshm_poll are refused
  *   token       debug builds: the token of the handler running, or NULL
  *   prep_tok    the token of the reply this thread prepared and did not
  *               commit yet, else NULL (prepare.c): the end of a batch
  *               compares it with the batch's token, with no call
  */
 typedef struct amq_tls {
+    int64_t credit; /* 64 bits: no count of idle polls inside a handler wraps */
     unsigned in_handler;
-    int32_t credit;
     const pshm_token_t *token;
     const pshm_token_t *prep_tok;
 } amq_tls_t;
@@ -435,6 +439,28 @@ int amq_reply_bad(const pshm_token_t *t, const char *fn);
 #define AMQ_POLL_CREDIT 1024
 /* Far below any count of idle polls. */
 #define AMQ_CREDIT_SELF (-(1 << 30))
+/* Taken from the credit while handlers run and given back after (poll.c):
+ * a credit of at most AMQ_POLL_CREDIT is negative meanwhile (whatever idle
+ * polls a reply waiting for room makes), and a message to self posted
+ * meanwhile (AMQ_CREDIT_SELF) leaves it at or below AMQ_CREDIT_SELF / 2,
+ * still read as one. */
+#define AMQ_CREDIT_HANDLER (-(AMQ_CREDIT_SELF / 2))
+_Static_assert(AMQ_CREDIT_HANDLER > AMQ_POLL_CREDIT, "a handler's credit is negative");
+
+/* A handler runs from now until amq_handler_leave: the in-handler mark, the
+ * credit below zero (so that an idle pshm_poll inside it takes the path that
+ * refuses it, and a poll's busy path needs no other test). Nested marks
+ * (a reply waiting for room runs reply handlers) count up and back down. */
+static inline void amq_handler_enter(void)
+{
+    amq_tls.in_handler++;
+    amq_tls.credit -= AMQ_CREDIT_HANDLER;
+}
+static inline void amq_handler_leave(void)
+{
+    amq_tls.credit += AMQ_CREDIT_HANDLER;
+    amq_tls.in_handler--;
+}
 
 /* Runs pending handlers of the networks in `netmask` (bit n = network n). */
 int amq_poll(pshm_ctx_t *ctx, unsigned netmask);

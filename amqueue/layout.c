@@ -101,6 +101,7 @@ int amq_init(pshm_ctx_t *ctx, void *region, uint64_t len)
     ctx->amq = q;
     q->rq = calloc(AMQ_NETS * (size_t)P, sizeof(amq_rq_t));
     q->rqx = calloc(AMQ_NETS * (size_t)P, sizeof(amq_rqx_t));
+    q->rqx_delta = (uintptr_t)q->rqx - AMQ_RQX_SCALE * (uintptr_t)q->rq;
     ctx->req_sq = calloc((size_t)ctx->size, sizeof *ctx->req_sq);
     for (int n = 0; n < AMQ_NETS; n++) {
         q->sq[n] = calloc(P, sizeof(amq_sq_t));

@@ -205,10 +205,29 @@ static inline amq_slot_t *rq_next_line(amq_slot_t *s, uint32_t *seq, uint64_t ro
 static inline amq_slot_t *rq_next(amq_slot_t *s, uint32_t meta, uint32_t *seq, uint64_t row,
                                   const char *end, uint64_t ring)
 {
-    if (AMQ_META_IS_CELL(meta) &&
-        ((uintptr_t)s & (AMQ_LINE - AMQ_CELL)) != AMQ_LINE - AMQ_CELL)
+    if (PSHM_LIKELY(AMQ_META_IS_CELL(meta) &&
+                    ((uintptr_t)s & (AMQ_LINE - AMQ_CELL)) != AMQ_LINE - AMQ_CELL))
         return (amq_slot_t *)((char *)s + AMQ_CELL);
     return rq_next_line(s, seq, row, end, ring);
+}
+
+/* The rest of an incoming queue's state: rqx is indexed like rq, and 4
+ * times as large, so it is found from rq's address in one step. */
+static inline amq_rqx_t *rq_ext(const struct amq *q, const amq_rq_t *rq)
+{
+    return (amq_rqx_t *)(AMQ_RQX_SCALE * (uintptr_t)rq + q->rqx_delta);
+}
+
+/* Whether meta is that of a Short with its data inline to handler h (its
+ * low 8 bits): for a handler of an exact count one compare of the whole
+ * meta word, for one of any count a second with the count's low 4 bits
+ * masked (see AMQ_META_ANY) and the count's bound; either way meta >> 8 is
+ * the count. */
+static inline bool short_inline(const pshm_ctx_t *ctx, uint32_t meta, unsigned h)
+{
+    return meta == ctx->am_meta[h] ||
+           (((meta & ~AMQ_META_ANY_NA) ^ AMQ_META_ANY) == ctx->am_meta[h] &&
+            meta < (AMQ_BODY / 4 + 1) << 8); /* count <= 12 */
 }
 
 /* What run_rare did: where the queue's next message is, its line's stamp,
@@ -263,9 +282,7 @@ run_rare(pshm_ctx_t *ctx, amq_rqx_t *x, amq_slot_t *s, uint32_t meta, uint32_t s
 static int poll_queue(pshm_ctx_t *ctx, amq_rq_t *rq, unsigned budget, unsigned max)
 {
     struct amq *q = ctx->amq;
-    /* rqx is indexed like rq, and 4 times as large: from the byte offset. */
-    amq_rqx_t *const x =
-        (amq_rqx_t *)((char *)q->rqx + AMQ_RQX_SCALE * ((char *)rq - (char *)q->rq));
+    amq_rqx_t *const x = rq_ext(q, rq);
     pshm_token_t *const tok = &x->tok;
     const uint64_t row = q->l.row;
     amq_slot_t *s = atomic_load_explicit(&rq->s, memory_order_relaxed);
@@ -275,14 +292,9 @@ static int poll_queue(pshm_ctx_t *ctx, amq_rq_t *rq, unsigned budget, unsigned m
     unsigned left = budget, granted = budget;
     const uint32_t first = seq;
     const pshm_token_t *outer_tok = AMQ_DEBUG ? amq_cur_token : NULL;
-    const int32_t outer_credit = amq_tls.credit;
     int rc = 0;
 
-    /* Nested batches (a reply waiting for room) count up and back down. */
-    amq_in_handler++;
-    /* No credit: a handler's idle pshm_poll takes the path that refuses it
-     * (pshm_poll checks the mark only off the idle path). */
-    amq_tls.credit = 0;
+    amq_handler_enter();
     if (AMQ_DEBUG)
         amq_cur_token = tok;
     for (;;) {
@@ -293,14 +305,8 @@ static int poll_queue(pshm_ctx_t *ctx, amq_rq_t *rq, unsigned budget, unsigned m
         uint32_t meta = s->meta;
         unsigned h = AMQ_META_H(meta);
 
-        /* A Short with its data inline, the common case: for a handler of
-         * an exact count one compare of the whole meta word, for one of
-         * any count a second with the count's low 4 bits masked (see
-         * AMQ_META_ANY) and the count's bound; either way meta >> 8 is the
-         * count. */
-        if (PSHM_LIKELY(meta == ctx->am_meta[h] ||
-                        (((meta & ~AMQ_META_ANY_NA) ^ AMQ_META_ANY) == ctx->am_meta[h] &&
-                         meta < (AMQ_BODY / 4 + 1) << 8))) { /* count <= 12 */
+        /* A Short with its data inline, the common case. */
+        if (PSHM_LIKELY(short_inline(ctx, meta, h))) {
             ctx->am_fn[h](tok, NULL, 0, AMQ_SHORT_ARGS(s), meta >> 8);
             tok->state &= AMQ_TOK_NOREPLY; /* back to 0, or NOREPLY for a reply */
             s = rq_next(s, meta, &seq, row, x->end, q->l.ring);
@@ -345,9 +351,7 @@ static int poll_queue(pshm_ctx_t *ctx, amq_rq_t *rq, unsigned budget, unsigned m
     amq_prep_batch_end(tok);
     if (AMQ_DEBUG)
         amq_cur_token = outer_tok; /* a reply waiting for room runs reply handlers */
-    amq_in_handler--;
-    /* A handler's message to self must still be seen. */
-    amq_tls.credit = amq_tls.credit <= AMQ_CREDIT_SELF / 2 ? AMQ_CREDIT_SELF : outer_credit;
+    amq_handler_leave();
     atomic_store_explicit(&rq->s, s, memory_order_relaxed);
     atomic_store_explicit(&rq->seq, seq, memory_order_relaxed);
     if (seq != first)
@@ -373,6 +377,83 @@ static inline int poll_one(pshm_ctx_t *ctx, amq_rq_t *r, unsigned budget, unsign
         amq_unlock(l);
     }
     return n;
+}
+
+/*
+ * A Short with its data inline, found alone (poll_found): runs it under the
+ * rules of poll_queue's batch, for one message. The queue's position is
+ * stored before the handler runs: nothing polls this queue meanwhile (see
+ * poll_queue), and a nested scan then sees where it really is. Then the
+ * in-handler mark and the negative credit while the handler runs, the
+ * token's state reset after it and a reply it prepared and did not commit
+ * given up, the consumer count stored with release once it returned. A
+ * second message there already makes it a batch: poll_queue's.
+ */
+static int __attribute__((noinline))
+run_short(pshm_ctx_t *ctx, amq_rq_t *rq, amq_slot_t *s, uint32_t meta)
+{
+    const struct amq *q = ctx->amq;
+    amq_rqx_t *const x = rq_ext(q, rq);
+    const pshm_token_t *outer_tok = AMQ_DEBUG ? amq_cur_token : NULL;
+    uint32_t seq = atomic_load_explicit(&rq->seq, memory_order_relaxed);
+    amq_slot_t *next = rq_next(s, meta, &seq, q->l.row, x->end, q->l.ring);
+    pshm_handler_fn fn = ctx->am_fn[AMQ_META_H(meta)];
+
+    if (PSHM_UNLIKELY(atomic_load_explicit(&next->stamp, memory_order_relaxed) == seq))
+        return poll_queue(ctx, rq, AMQ_POLL_BATCH, AMQ_POLL_MAX);
+    atomic_store_explicit(&rq->s, next, memory_order_relaxed);
+    atomic_store_explicit(&rq->seq, seq, memory_order_relaxed);
+    amq_handler_enter();
+    if (AMQ_DEBUG)
+        amq_cur_token = &x->tok;
+    fn(&x->tok, NULL, 0, AMQ_SHORT_ARGS(s), meta >> 8);
+    if (AMQ_DEBUG)
+        amq_cur_token = outer_tok;
+    amq_handler_leave();
+    x->tok.state &= AMQ_TOK_NOREPLY;
+    amq_prep_batch_end(&x->tok);
+    /* The next message starts a line: the handler's was the last of its
+     * line. Release: the handler's reads of it are done before the sender
+     * sees it free (its acquire in amq_room). The position is read back:
+     * one register fewer kept across the call. */
+    if (((uintptr_t)atomic_load_explicit(&rq->s, memory_order_relaxed) & (AMQ_LINE - 1)) == 0)
+        atomic_store_explicit(&x->ctl->consumed,
+                              atomic_load_explicit(&rq->seq, memory_order_relaxed) - 1,
+                              memory_order_release);
+    return 1;
+}
+
+/*
+ * The queue the scan found, when nobody else is to take turns with it (see
+ * serve_found). The common case, a ping-pong's every poll, is one message,
+ * a Short with its data inline, and no threads: run_short runs it with
+ * none of poll_queue's set-up (a loop whose state is kept in registers,
+ * saved and restored around it; a budget). This part keeps nothing across
+ * a call, so that a Medium reaches poll_queue with no frame on the way.
+ */
+static inline __attribute__((always_inline)) int poll_found(pshm_ctx_t *ctx, amq_rq_t *rq)
+{
+    amq_slot_t *s;
+    uint32_t meta;
+
+    if (ctx->amq->threads)
+        return poll_one(ctx, rq, AMQ_POLL_BATCH, AMQ_POLL_MAX);
+    s = atomic_load_explicit(&rq->s, memory_order_relaxed);
+    /* Acquire: the scan's load of the stamp (rq_hit, relaxed) saw the
+     * sender's release; the message is visible past this fence (no
+     * instruction on x86-64). */
+    atomic_thread_fence(memory_order_acquire);
+    meta = s->meta;
+    if (PSHM_UNLIKELY(!short_inline(ctx, meta, AMQ_META_H(meta))))
+        return poll_queue(ctx, rq, AMQ_POLL_BATCH, AMQ_POLL_MAX);
+    return run_short(ctx, rq, s, meta);
+}
+
+/* poll_found as a call, for the polls of a wait or of a send waiting for
+ * room. */
+static int __attribute__((noinline)) poll_found_call(pshm_ctx_t *ctx, amq_rq_t *rq)
+{
+    return poll_found(ctx, rq);
 }
 
 /*
@@ -421,7 +502,7 @@ static int __attribute__((noinline)) serve(pshm_ctx_t *ctx, unsigned netmask)
  * network test.
  */
 static inline __attribute__((always_inline)) int serve_found(pshm_ctx_t *ctx, unsigned netmask,
-                                                             amq_rq_t *r)
+                                                             amq_rq_t *r, bool inline_found)
 {
     if ((netmask != 3u && !(netmask & (1u << AMQ_WHO_NET(r->who)))) || amq_tls.credit < 0)
         return serve(ctx, netmask);
@@ -431,7 +512,7 @@ static inline __attribute__((always_inline)) int serve_found(pshm_ctx_t *ctx, un
     for (const amq_rq_t *e = r + 1; e < ctx->scan_hi; e++)
         if (rq_hit(e))
             return serve(ctx, netmask);
-    return poll_one(ctx, r, AMQ_POLL_BATCH, AMQ_POLL_MAX);
+    return inline_found ? poll_found(ctx, r) : poll_found_call(ctx, r);
 }
 
 static int __attribute__((noinline, cold)) poll_refused(void)
@@ -439,21 +520,22 @@ static int __attribute__((noinline, cold)) poll_refused(void)
     return pshm_err(-EINVAL, "pshm_poll: cannot poll from inside a handler");
 }
 
-/* pshm_poll found a message. */
+/* pshm_poll found a message. The credit is negative inside a handler
+ * (amq_handler_enter): only then is the mark looked at. */
 static int __attribute__((noinline)) poll_busy(pshm_ctx_t *ctx, amq_rq_t *r)
 {
-    if (PSHM_UNLIKELY(amq_in_handler))
-        return poll_refused();
-    return serve_found(ctx, 3u, r);
+    if (PSHM_UNLIKELY(amq_tls.credit < 0))
+        return amq_in_handler ? poll_refused() : serve(ctx, 3u);
+    return serve_found(ctx, 3u, r, true);
 }
 
 /* No message in the scanned queues, and this thread's idle credit ran out:
  * a message to self may be waiting (amq_self_posted), it is time for the
- * paced liveness check, or a handler runs (its credit is 0, see
- * poll_queue). `public`: pshm_poll's call, refused inside a handler. */
+ * paced liveness check, or a handler runs (its credit is negative, see
+ * amq_handler_enter). `public`: pshm_poll's call, refused inside a handler. */
 static int __attribute__((noinline)) poll_spent(pshm_ctx_t *ctx, unsigned netmask, bool public)
 {
-    int32_t credit = amq_tls.credit;
+    int64_t credit = amq_tls.credit;
     int rc;
 
     if (amq_in_handler)
@@ -508,7 +590,7 @@ poll_inline(pshm_ctx_t *ctx, unsigned netmask, bool public)
 busy1:
     r++;
 busy:
-    return public ? poll_busy(ctx, (amq_rq_t *)r) : serve_found(ctx, netmask, (amq_rq_t *)r);
+    return public ? poll_busy(ctx, (amq_rq_t *)r) : serve_found(ctx, netmask, (amq_rq_t *)r, false);
 }
 
 int amq_poll(pshm_ctx_t *ctx, unsigned netmask) { return poll_inline(ctx, netmask, false); }

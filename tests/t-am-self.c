@@ -4,11 +4,15 @@
  * itself (Short and Medium), whose handlers reply to self; two pshm_poll
  * calls must run both handlers, every time, over enough rounds to cross the
  * idle credit that paces the liveness check. An idle pshm_poll runs nothing.
+ * A handler's reply to self is seen by the next poll also when the poll
+ * that ran it was sent there by another process's message.
  */
 #include "amtest.h"
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdio.h>
+#include <time.h>
 
 enum { H_REQ = 1, H_REP = 2, H_CNT = 3 };
 static long nreq, nrep, ncnt, bad;
@@ -95,8 +99,52 @@ int main(int argc, char **argv)
     }
     CHECK(bad == 0);
     CHECK_OK(pshm_barrier(ctx));
+
+    /* Rank 1 sends itself a request while rank 0's is in its queue (rank 0
+     * says so in its segment, cross-mapped): the scan finds rank 0's, the
+     * poll serves both, and the request to self replies to self; the next
+     * poll must run that reply. Rank 1 says it is done in its own segment. */
+    pshm_seginfo_t si;
+    CHECK_OK(pshm_segment_info(ctx, 0, &si));
+    _Atomic long *sent = si.local_base;
+    CHECK_OK(pshm_segment_info(ctx, 1, &si));
+    _Atomic long *done = si.local_base;
+    const long mixed = 200;
+    long base_req = nreq, base_rep = nrep, base_cnt = ncnt;
+    for (long i = 0; i < mixed; i++) {
+        uint32_t a[2] = {(uint32_t)(base_rep + i), 0}, c = (uint32_t)(base_cnt + i);
+        if (me == 0) {
+            CHECK_OK(pshm_am_request_short(ctx, 1, H_CNT, 0, 1, &c));
+            atomic_store_explicit(sent, i + 1, memory_order_release);
+            while (atomic_load_explicit(done, memory_order_acquire) != i + 1)
+                CHECK(pshm_poll(ctx) == 0);
+            continue;
+        }
+        int ran = 0;
+        time_t t0 = time(NULL);
+        /* No poll meanwhile: rank 0's request stays in the queue. */
+        while (atomic_load_explicit(sent, memory_order_acquire) != i + 1)
+            CHECK(time(NULL) - t0 < 60);
+        CHECK_OK(pshm_am_request_short(ctx, me, H_REQ, 0, 2, a));
+        for (int k = 0; k < 2; k++) {
+            int rc = pshm_poll(ctx);
+            CHECK(rc >= 0);
+            ran += rc;
+        }
+        if (ran != 3 || nreq != base_req + i + 1 || nrep != base_rep + i + 1 ||
+            ncnt != base_cnt + i + 1) {
+            printf("FAIL rank 1 mixed round %ld: two polls ran %d handlers (want 3); %ld "
+                   "requests to self, %ld replies, %ld of rank 0's requests in all (want %ld "
+                   "each)\n", i, ran, nreq - base_req, nrep - base_rep, ncnt - base_cnt, i + 1);
+            return T_FAIL;
+        }
+        atomic_store_explicit(done, i + 1, memory_order_release);
+    }
+    CHECK(bad == 0);
+    CHECK_OK(pshm_barrier(ctx));
     printf("ok rank %d: %ld requests to self and their replies, each run by the next two polls; "
-           "%ld queued at once run by %d polls\n", me, rounds, many, polls);
+           "%ld queued at once run by %d polls; %ld replies to self posted beside another "
+           "rank's request\n", me, rounds, many, polls, me ? mixed : 0);
     CHECK_OK(pshm_finalize(ctx));
     return T_PASS;
 }
