@@ -63,6 +63,7 @@ struct pshm_ctx {
     int ncores;                  /* CPUs usable: affinity mask and cgroup quota */
     int cpu_sharers;             /* this host's processes whose masks meet mine, me too */
     bool oversubscribed;         /* more of them than usable CPUs: waits yield */
+    uint32_t spin_max;           /* a wait's steps spin while fewer (ctx_wait_policy) */
     /* The supernode's control line in the shared region while attached
      * (NULL before): the abort word. */
     pshm_control_t *control;
@@ -110,13 +111,31 @@ static inline int ctx_local(const pshm_ctx_t *ctx, int rank) { return ctx->nm.lo
 
 /* ----------------------------------------------------------------- waiting */
 
+/* Sets ctx->spin_max from GASNET_WAIT_MODE and ctx->oversubscribed: the
+ * steps of a wait spin while fewer (always: UINT32_MAX; never: 0). */
+void ctx_wait_policy(pshm_ctx_t *ctx);
+/* The clock is read every CTX_SPIN_CHECK + 1 spins. */
+#define CTX_SPIN_CHECK 255u
+/* ctx_wait_step's other cases: a yield, or the spin that reads the clock. */
+int ctx_wait_step_slow(pshm_ctx_t *ctx, uint32_t n);
 /*
  * One step of a wait for another process: PAUSE while spinning is allowed,
  * else sched_yield(); every ~1 ms also checks that no peer died and the job
  * was not aborted. Returns 0 to go on waiting, or -ESRCH / -ECANCELED with the
  * message set. `spins` is the caller's counter, zero at the start of the wait.
+ * Inline, its common case a compare and a PAUSE: it runs between every two
+ * polls of a wait, so its length is part of how late a message is seen.
  */
-int ctx_wait_step(pshm_ctx_t *ctx, uint32_t *spins);
+static inline int ctx_wait_step(pshm_ctx_t *ctx, uint32_t *spins)
+{
+    uint32_t n = ++*spins;
+
+    if (PSHM_LIKELY(n < ctx->spin_max && (n & CTX_SPIN_CHECK) != 0)) {
+        pshm_cpu_relax();
+        return 0;
+    }
+    return ctx_wait_step_slow(ctx, n);
+}
 /* Checks now: -ESRCH if a supernode peer died, -ECANCELED if aborted, else 0.
  * peer >= 0 restricts the death check to that supernode rank. */
 int live_check(pshm_ctx_t *ctx, int peer);

@@ -22,7 +22,6 @@
 #include <unistd.h>
 
 #define LIVE_CHECK_PERIOD_NS 1000000ull /* waits and polls look at most every 1 ms */
-#define SPIN_CHECK_MASK 255u            /* and read the clock every 256 spins */
 #define SPINBLOCK_SPINS 20000u          /* SPINBLOCK: spin this long, then yield */
 
 uint64_t pshm_now_ns(void)
@@ -156,24 +155,23 @@ int live_check(pshm_ctx_t *ctx, int peer)
     return 0;
 }
 
-int ctx_wait_step(pshm_ctx_t *ctx, uint32_t *spins)
+void ctx_wait_policy(pshm_ctx_t *ctx)
 {
-    uint32_t n = ++*spins;
     int mode = ctx->cfg.wait_mode;
 
-    /* The spinning case first and branch-light: this runs between every
-     * two polls of a wait, so its length is part of how late a message is
-     * seen. */
-    if (PSHM_LIKELY(mode == WAIT_AUTO ? !ctx->oversubscribed
-                                      : mode == WAIT_SPIN ||
-                                            (mode == WAIT_SPINBLOCK && n < SPINBLOCK_SPINS))) {
-        pshm_cpu_relax();
-        if ((n & SPIN_CHECK_MASK) != 0)
-            return 0;
-    } else {
+    if (mode == WAIT_AUTO)
+        ctx->spin_max = ctx->oversubscribed ? 0 : UINT32_MAX;
+    else
+        ctx->spin_max = mode == WAIT_SPIN ? UINT32_MAX : mode == WAIT_SPINBLOCK ? SPINBLOCK_SPINS : 0;
+}
+
+int ctx_wait_step_slow(pshm_ctx_t *ctx, uint32_t n)
+{
+    if (n < ctx->spin_max)
+        pshm_cpu_relax(); /* the spin that reads the clock */
+    else
         /* More processes than usable CPUs: the one we wait for may need this one. */
         sched_yield();
-    }
     return live_check_paced(ctx);
 }
 

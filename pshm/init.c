@@ -154,6 +154,7 @@ int pshm_init(pshm_ctx_t **out, const pshm_init_attr_t *attr)
      * when more of the host's processes may run on them. */
     ctx->ncores = cgroup_usable_cpus();
     ctx->oversubscribed = ctx->cpu_sharers > ctx->ncores;
+    ctx_wait_policy(ctx);
     ctx->state = CTX_INIT;
     memset(ctx->am_nargs, AMQ_NARGS_NONE, sizeof ctx->am_nargs);
     memset(ctx->am_meta, 0xff, sizeof ctx->am_meta);
