@@ -396,8 +396,18 @@ run_short(pshm_ctx_t *ctx, amq_rq_t *rq, amq_slot_t *s, uint32_t meta)
     amq_rqx_t *const x = rq_ext(q, rq);
     const pshm_token_t *outer_tok = AMQ_DEBUG ? amq_cur_token : NULL;
     uint32_t seq = atomic_load_explicit(&rq->seq, memory_order_relaxed);
-    amq_slot_t *next = rq_next(s, meta, &seq, q->l.row, x->end, q->l.ring);
     pshm_handler_fn fn = ctx->am_fn[AMQ_META_H(meta)];
+    amq_slot_t *next;
+
+    if (PSHM_LIKELY(AMQ_META_IS_CELL(meta) &&
+                    ((uintptr_t)s & (AMQ_LINE - AMQ_CELL)) != AMQ_LINE - AMQ_CELL)) {
+        next = (amq_slot_t *)((char *)s + AMQ_CELL);
+    } else {
+        /* Keeps the compiler from loading the ring's geometry before the
+         * test, for the cells that do not need it: no instruction. */
+        __asm__ volatile("" ::: "memory");
+        next = rq_next_line(s, &seq, q->l.row, x->end, q->l.ring);
+    }
 
     if (PSHM_UNLIKELY(atomic_load_explicit(&next->stamp, memory_order_relaxed) == seq))
         return poll_queue(ctx, rq, AMQ_POLL_BATCH, AMQ_POLL_MAX);
