@@ -292,17 +292,42 @@ out:
     return rc;
 }
 
+/* A cell's send_slow, its arguments in registers so that the callers'
+ * fast path needs no stack frame. */
+static int __attribute__((noinline))
+send_cell_slow(pshm_ctx_t *ctx, amq_sq_t *sq, unsigned handler, unsigned flags, unsigned nargs,
+               const uint32_t *args)
+{
+    return send_slow(ctx, sq, handler, AMQ_SHORT, NULL, 0, NULL, 0, flags, nargs, args, false,
+                     4u * nargs, false);
+}
+
+/* The same for a reply through token t, marked replied once it is sent. */
+static int __attribute__((noinline))
+reply_cell_slow(pshm_token_t *t, unsigned handler, unsigned flags, unsigned nargs,
+                const uint32_t *args)
+{
+    int rc = send_cell_slow(t->ctx, t->rsq, handler, flags, nargs, args);
+
+    if (rc == 0)
+        t->state = AMQ_TOK_REPLIED;
+    return rc;
+}
+
 /* The send path, inlined into each public call: with room known in the
  * queue (never with threads, see amq_sq_t) and data that fits the slot, a
  * message is one slot written; anything else goes to send_slow. A message
- * to self takes the slow path too, which tells the poll (amq_self_posted). */
+ * to self takes the slow path too, which tells the poll (amq_self_posted).
+ * `t`: a reply's token, marked replied once the reply is sent; NULL for a
+ * request. */
 static inline __attribute__((always_inline)) int
-amq_send(pshm_ctx_t *ctx, amq_sq_t *sq, unsigned handler, int cat, const void *buf,
-         uint64_t nbytes, void *ldst, uint64_t raddr, unsigned flags, unsigned nargs,
-         const uint32_t *args)
+amq_send(pshm_ctx_t *ctx, amq_sq_t *sq, pshm_token_t *t, unsigned handler, int cat,
+         const void *buf, uint64_t nbytes, void *ldst, uint64_t raddr, unsigned flags,
+         unsigned nargs, const uint32_t *args)
 {
-    uint64_t dsz = 4u * nargs;
+    uint64_t dsz;
     bool spill;
+    int rc;
 
     /* avail != 0: a line may be started, so a cell or a slot has room. A
      * cell in the open line takes none; one that starts a line, or a slot,
@@ -310,29 +335,36 @@ amq_send(pshm_ctx_t *ctx, amq_sq_t *sq, unsigned handler, int cat, const void *b
     if (is_cell(cat, nargs)) {
         if (PSHM_LIKELY(sq->avail != 0)) {
             amq_post_cell(sq, AMQ_META(handler, nargs, AMQ_SHORT, 0), args, nargs, true);
+            if (t != NULL)
+                t->state = AMQ_TOK_REPLIED;
             return 0;
         }
-        return send_slow(ctx, sq, handler, cat, buf, nbytes, ldst, raddr, flags, nargs, args,
-                         false, dsz, false);
+        return t != NULL ? reply_cell_slow(t, handler, flags, nargs, args)
+                         : send_cell_slow(ctx, sq, handler, flags, nargs, args);
     }
+    dsz = 4u * nargs;
     if (cat == AMQ_MEDIUM && nbytes)
         dsz = PSHM_ALIGN_UP(dsz, 8) + nbytes;
     spill = dsz > AMQ_BODY - (cat == AMQ_LONG ? 8 : 0);
     if (cat == AMQ_MEDIUM && spill)
         dsz += amq_medium_pad((uintptr_t)buf, nargs);
-    if (cat == AMQ_LONG && PSHM_UNLIKELY(nbytes >= ctx->cfg.synergy_min))
-        return send_slow(ctx, sq, handler, cat, buf, nbytes, ldst, raddr, flags, nargs, args,
-                         spill, dsz, true);
-    if (PSHM_LIKELY(sq->avail != 0 && !spill)) {
+    if (cat == AMQ_LONG && PSHM_UNLIKELY(nbytes >= ctx->cfg.synergy_min)) {
+        rc = send_slow(ctx, sq, handler, cat, buf, nbytes, ldst, raddr, flags, nargs, args,
+                       spill, dsz, true);
+    } else if (PSHM_LIKELY(sq->avail != 0 && !spill)) {
         amq_end_line(sq);
         sq->avail--;
         if (cat == AMQ_LONG && nbytes)
             memcpy(ldst, buf, nbytes);
         post(sq, handler, cat, false, 0, buf, nbytes, raddr, nargs, args, 0);
-        return 0;
+        rc = 0;
+    } else {
+        rc = send_slow(ctx, sq, handler, cat, buf, nbytes, ldst, raddr, flags, nargs, args,
+                       spill, dsz, false);
     }
-    return send_slow(ctx, sq, handler, cat, buf, nbytes, ldst, raddr, flags, nargs, args, spill,
-                     dsz, false);
+    if (t != NULL && rc == 0)
+        t->state = AMQ_TOK_REPLIED;
+    return rc;
 }
 
 /* Long target: [raddr, raddr + n) must lie in dest's segment (owner view). */
@@ -362,6 +394,34 @@ static int long_overlap(const char *fn, const void *buf, const void *ldst, uint6
                     "here); copy it aside first", fn, (unsigned long long)n, buf, ldst);
 }
 
+/* Why a request was refused (the checks of request() in their order, with
+ * their messages). */
+static int __attribute__((noinline, cold))
+request_bad(pshm_ctx_t *ctx, const char *fn, int dest, unsigned handler, const void *buf,
+            uint64_t nbytes, unsigned flags, unsigned nargs, const uint32_t *args, int cat)
+{
+    int rc;
+
+    if (!ctx_attached(ctx)) {
+        rc = ctx_check(ctx, CTX_ATTACHED, fn);
+        return rc < 0 ? rc : pshm_err(-EINVAL, "%s: call pshm_attach first", fn);
+    }
+    if ((rc = amq_send_bad(ctx, fn, dest, handler, buf, nbytes, flags, nargs, args, cat)) < 0)
+        return rc;
+    return pshm_err(-EINVAL, "%s: a handler may not send a request (it could deadlock); "
+                    "reply through the token instead", fn);
+}
+
+/* The same for a Short, its arguments in registers: the fast path of
+ * pshm_am_request_short then needs no stack frame. */
+static int __attribute__((noinline, cold))
+request_short_bad(pshm_ctx_t *ctx, int dest, unsigned handler, unsigned flags, unsigned nargs,
+                  const uint32_t *args)
+{
+    return request_bad(ctx, "pshm_am_request_short", dest, handler, NULL, 0, flags, nargs, args,
+                       AMQ_SHORT);
+}
+
 /* request() and reply() are inlined into each public call, so that the
  * category is a constant and its dead branches vanish from the fast path. */
 static inline __attribute__((always_inline)) int
@@ -373,30 +433,29 @@ request(pshm_ctx_t *ctx, const char *fn, int dest, unsigned handler, int cat,
     void *ldst = NULL;
     int rc;
 
-    /* The message for a bad context is made on the cold path (a call). */
-    if (PSHM_UNLIKELY(!ctx_attached(ctx))) {
-        rc = ctx_check(ctx, CTX_ATTACHED, fn);
-        return rc < 0 ? rc : pshm_err(-EINVAL, "%s: call pshm_attach first", fn);
-    }
-    if (PSHM_UNLIKELY((unsigned)dest >= (unsigned)ctx->size ||
+    /* One unlikely branch for every refusal; the messages are made on the
+     * cold path. */
+    if (PSHM_UNLIKELY(!ctx_attached(ctx) || (unsigned)dest >= (unsigned)ctx->size ||
                       (sq = ctx->req_sq[dest]) == NULL ||
-                      !amq_send_ok(ctx, handler, buf, nbytes, flags, nargs, cat)))
-        return amq_send_bad(ctx, fn, dest, handler, buf, nbytes, flags, nargs, args, cat);
+                      !amq_send_ok(ctx, handler, buf, nbytes, flags, nargs, cat) ||
+                      amq_in_handler))
+        goto bad;
     if (PSHM_UNLIKELY(args == NULL)) {
         if (nargs)
-            return amq_send_bad(ctx, fn, dest, handler, buf, nbytes, flags, nargs, args, cat);
+            goto bad;
         args = no_args;
     }
-    if (PSHM_UNLIKELY(amq_in_handler))
-        return pshm_err(-EINVAL, "%s: a handler may not send a request (it could deadlock); "
-                        "reply through the token instead", fn);
     if (cat == AMQ_LONG &&
         (rc = amq_long_target(ctx, fn, sq->dlocal, dest_addr, nbytes, &ldst)) < 0)
         return rc;
     if (AMQ_DEBUG && cat == AMQ_LONG && (rc = long_overlap(fn, buf, ldst, nbytes)) < 0)
         return rc;
-    return amq_send(ctx, sq, handler, cat, buf, nbytes, ldst, (uint64_t)(uintptr_t)dest_addr,
-                    flags, nargs, args);
+    return amq_send(ctx, sq, NULL, handler, cat, buf, nbytes, ldst,
+                    (uint64_t)(uintptr_t)dest_addr, flags, nargs, args);
+bad:
+    return cat == AMQ_SHORT
+               ? request_short_bad(ctx, dest, handler, flags, nargs, args)
+               : request_bad(ctx, fn, dest, handler, buf, nbytes, flags, nargs, args, cat);
 }
 
 int __attribute__((noinline, cold)) amq_reply_bad(const pshm_token_t *t, const char *fn)
@@ -411,6 +470,17 @@ int __attribute__((noinline, cold)) amq_reply_bad(const pshm_token_t *t, const c
                         "instead", fn, t->src);
     return pshm_err(-EINVAL, "%s: this request (from rank %d) was already replied to; a "
                     "request handler replies at most once", fn, t->src);
+}
+
+/* Why a Short reply was refused by amq_send_ok, or for its NULL args, its
+ * arguments in registers: the fast path of pshm_am_reply_short then needs
+ * no stack frame. */
+static int __attribute__((noinline, cold))
+reply_short_bad(const pshm_token_t *t, unsigned handler, unsigned flags, unsigned nargs,
+                const uint32_t *args)
+{
+    return amq_send_bad(t->ctx, "pshm_am_reply_short", t->src, handler, NULL, 0, flags, nargs,
+                        args, AMQ_SHORT);
 }
 
 static inline __attribute__((always_inline)) int
@@ -430,10 +500,10 @@ reply(pshm_token_t *t, const char *fn, unsigned handler, int cat, const void *bu
                         "(a token is valid only inside its own handler)", fn);
     ctx = t->ctx;
     if (PSHM_UNLIKELY(!amq_send_ok(ctx, handler, buf, nbytes, flags, nargs, cat)))
-        return amq_send_bad(ctx, fn, t->src, handler, buf, nbytes, flags, nargs, args, cat);
+        goto bad;
     if (PSHM_UNLIKELY(args == NULL)) {
         if (nargs)
-            return amq_send_bad(ctx, fn, t->src, handler, buf, nbytes, flags, nargs, args, cat);
+            goto bad;
         args = no_args;
     }
     if (cat == AMQ_LONG &&
@@ -441,11 +511,12 @@ reply(pshm_token_t *t, const char *fn, unsigned handler, int cat, const void *bu
         return rc;
     if (AMQ_DEBUG && cat == AMQ_LONG && (rc = long_overlap(fn, buf, ldst, nbytes)) < 0)
         return rc;
-    rc = amq_send(ctx, t->rsq, handler, cat, buf, nbytes, ldst, (uint64_t)(uintptr_t)dest_addr,
-                  flags, nargs, args);
-    if (rc == 0)
-        t->state = AMQ_TOK_REPLIED;
-    return rc;
+    return amq_send(ctx, t->rsq, t, handler, cat, buf, nbytes, ldst,
+                    (uint64_t)(uintptr_t)dest_addr, flags, nargs, args);
+bad:
+    return cat == AMQ_SHORT
+               ? reply_short_bad(t, handler, flags, nargs, args)
+               : amq_send_bad(ctx, fn, t->src, handler, buf, nbytes, flags, nargs, args, cat);
 }
 
 int pshm_am_request_short(pshm_ctx_t *ctx, int dest, unsigned handler, unsigned flags,
