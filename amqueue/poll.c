@@ -446,7 +446,8 @@ static inline __attribute__((always_inline)) int poll_found(pshm_ctx_t *ctx, amq
     amq_slot_t *s;
     uint32_t meta;
 
-    if (ctx->amq->threads)
+    /* The context's flag, as the amq's: one load fewer. */
+    if (ctx->flags & PSHM_INIT_THREADS)
         return poll_one(ctx, rq, AMQ_POLL_BATCH, AMQ_POLL_MAX);
     s = atomic_load_explicit(&rq->s, memory_order_relaxed);
     /* Acquire: the scan's load of the stamp (rq_hit, relaxed) saw the
