@@ -334,9 +334,10 @@ amq_send(pshm_ctx_t *ctx, amq_sq_t *sq, pshm_token_t *t, unsigned handler, int c
      * takes one (a slot after a skip mark when the line is open). */
     if (is_cell(cat, nargs)) {
         if (PSHM_LIKELY(sq->avail != 0)) {
-            amq_post_cell(sq, AMQ_META(handler, nargs, AMQ_SHORT, 0), args, nargs, true);
+            /* Marked first: the post cannot fail, and t is then dead. */
             if (t != NULL)
                 t->state = AMQ_TOK_REPLIED;
+            amq_post_cell(sq, AMQ_META(handler, nargs, AMQ_SHORT, 0), args, nargs, true);
             return 0;
         }
         return t != NULL ? reply_cell_slow(t, handler, flags, nargs, args)
@@ -483,6 +484,15 @@ reply_short_bad(const pshm_token_t *t, unsigned handler, unsigned flags, unsigne
                         args, AMQ_SHORT);
 }
 
+/* A Short reply that takes a slot (more than 2 args): apart, so that the
+ * cell's path of pshm_am_reply_short keeps no stack frame. */
+static int __attribute__((noinline))
+reply_short_slot(pshm_token_t *t, unsigned handler, unsigned flags, unsigned nargs,
+                 const uint32_t *args)
+{
+    return amq_send(t->ctx, t->rsq, t, handler, AMQ_SHORT, NULL, 0, NULL, 0, flags, nargs, args);
+}
+
 static inline __attribute__((always_inline)) int
 reply(pshm_token_t *t, const char *fn, unsigned handler, int cat, const void *buf,
                  uint64_t nbytes, void *dest_addr, unsigned flags, unsigned nargs,
@@ -511,6 +521,8 @@ reply(pshm_token_t *t, const char *fn, unsigned handler, int cat, const void *bu
         return rc;
     if (AMQ_DEBUG && cat == AMQ_LONG && (rc = long_overlap(fn, buf, ldst, nbytes)) < 0)
         return rc;
+    if (cat == AMQ_SHORT && !is_cell(cat, nargs))
+        return reply_short_slot(t, handler, flags, nargs, args);
     return amq_send(ctx, t->rsq, t, handler, cat, buf, nbytes, ldst,
                     (uint64_t)(uintptr_t)dest_addr, flags, nargs, args);
 bad:
