@@ -282,11 +282,18 @@ send_slow(pshm_ctx_t *ctx, amq_sq_t *sq, unsigned handler, int cat, const void *
     if (sq->dlocal == q->me)
         amq_self_posted();
 out:
-    /* Posted or not, what is known free now (seq - 1 - cached in flight). */
-    if (q->threads)
+    /* Posted or not, what is known free now (seq - 1 - cached in flight).
+     * None known while the line is open: the count is read again now, else
+     * each cell left in the line would come here. */
+    if (q->threads) {
         amq_unlock(&sq->lock);
-    else
+    } else {
         amq_avail_update(q, sq);
+        if (sq->avail == 0 && sq->dlocal != q->me && amq_mid(sq)) {
+            (void)amq_room(sq, q->l.depth);
+            amq_avail_update(q, sq);
+        }
+    }
     if (job)
         rc = amq_job_run(ctx); /* the queue's lock is not held meanwhile */
     return rc;
