@@ -162,7 +162,9 @@ void ctx_wait_policy(pshm_ctx_t *ctx)
     if (mode == WAIT_AUTO)
         ctx->spin_max = ctx->oversubscribed ? 0 : UINT32_MAX;
     else
-        ctx->spin_max = mode == WAIT_SPIN ? UINT32_MAX : mode == WAIT_SPINBLOCK ? SPINBLOCK_SPINS : 0;
+        ctx->spin_max = mode == WAIT_SPIN        ? UINT32_MAX
+                        : mode == WAIT_SPINBLOCK ? SPINBLOCK_SPINS
+                                                 : 0;
 }
 
 int ctx_wait_step_slow(pshm_ctx_t *ctx, uint32_t n)

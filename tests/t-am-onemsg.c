@@ -57,12 +57,16 @@ static void inside_checks(pshm_token_t *t)
         BAD("a request inside a handler was not refused\n");
 }
 
-static void served(void) { atomic_store_explicit(&mine->served, mine->served + 1, memory_order_release); }
+static void served(void)
+{
+    atomic_store_explicit(&mine->served, mine->served + 1, memory_order_release);
+}
 
 static void on_req(pshm_token_t *t, void *p, size_t n, const uint32_t *a, unsigned na)
 {
     (void)p; (void)n;
-    if (na < 1 || a[0] != next_req) BAD("request %u arrived when %u was due\n", na ? a[0] : 0, next_req);
+    if (na < 1 || a[0] != next_req)
+        BAD("request %u arrived when %u was due\n", na ? a[0] : 0, next_req);
     if (na == 2 && a[1] != ~a[0]) BAD("request %u: second argument %#x\n", a[0], a[1]);
     next_req++;
     inside_checks(t);
