@@ -118,12 +118,19 @@ run_short_any(pshm_ctx_t *ctx, pshm_token_t *tok, amq_slot_t *s, uint32_t meta)
 
 /* The bits of a Medium's meta word that vary for one handler: spilled, and
  * the pad of a chunk. The rest, with the category, must be the handler's
- * key (ctx->am_meta) for run_medium: an exact count, no other bit set. */
+ * key (ctx->am_meta) for medium_call: an exact count, no other bit set. */
 #define MEDIUM_VAR (1u << 15 | 7u << 16)
 _Static_assert(AMQ_CHUNK_HDR + PSHM_ALIGN_UP(4 * PSHM_AM_MAX_ARGS, 8) + 56 + PSHM_AM_MEDIUM_MAX <=
                    AMQ_CHUNK_MAX,
-               "run_medium's bound: a chunk of a handler's count fits AMQ_CHUNK_MAX");
+               "medium_call's bound: a chunk of a handler's count fits AMQ_CHUNK_MAX");
 #define MEDIUM_KEY (AMQ_MEDIUM << 13)
+
+/* Whether meta is that of a Medium to handler h (its low 8 bits) of an
+ * exact count, for medium_call. */
+static inline bool medium_exact(const pshm_ctx_t *ctx, uint32_t meta, unsigned h)
+{
+    return (meta & ~MEDIUM_VAR) == (ctx->am_meta[h] | MEDIUM_KEY);
+}
 
 /*
  * A Medium to a handler of an exact count (the caller matched its meta
@@ -131,8 +138,8 @@ _Static_assert(AMQ_CHUNK_HDR + PSHM_ALIGN_UP(4 * PSHM_AM_MAX_ARGS, 8) + 56 + PSH
  * queue's pool (x->pool) and handed over with no other decoding. The
  * checks are run_other's, which reports what fails.
  */
-static int __attribute__((noinline))
-run_medium(pshm_ctx_t *ctx, amq_rqx_t *x, amq_slot_t *s, uint32_t meta)
+static inline __attribute__((always_inline)) int
+medium_call(pshm_ctx_t *ctx, amq_rqx_t *x, amq_slot_t *s, uint32_t meta)
 {
     const uint64_t nbytes = s->nbytes, poolsz = ctx->amq->l.poolsz;
     const unsigned na = AMQ_META_NA(meta);
@@ -158,6 +165,13 @@ run_medium(pshm_ctx_t *ctx, amq_rqx_t *x, amq_slot_t *s, uint32_t meta)
     }
     ctx->am_fn[AMQ_META_H(meta)](&x->tok, buf, (size_t)nbytes, (const uint32_t *)data, na);
     return 0;
+}
+
+/* medium_call as a call, for poll_queue's loop. */
+static int __attribute__((noinline))
+run_medium(pshm_ctx_t *ctx, amq_rqx_t *x, amq_slot_t *s, uint32_t meta)
+{
+    return medium_call(ctx, x, s, meta);
 }
 
 /* Lines fetched ahead of the one being handled: a stream's next lines are
@@ -310,7 +324,7 @@ static int poll_queue(pshm_ctx_t *ctx, amq_rq_t *rq, unsigned budget, unsigned m
             ctx->am_fn[h](tok, NULL, 0, AMQ_SHORT_ARGS(s), meta >> 8);
             tok->state &= AMQ_TOK_NOREPLY; /* back to 0, or NOREPLY for a reply */
             s = rq_next(s, meta, &seq, row, x->end, q->l.ring);
-        } else if ((meta & ~MEDIUM_VAR) == (ctx->am_meta[h] | MEDIUM_KEY)) {
+        } else if (medium_exact(ctx, meta, h)) {
             /* A slot: the line PREFETCH_AHEAD further is fetched while
              * the handler runs. */
             if ((char *)s + PREFETCH_AHEAD * row < x->end)
@@ -380,17 +394,19 @@ static inline int poll_one(pshm_ctx_t *ctx, amq_rq_t *r, unsigned budget, unsign
 }
 
 /*
- * A Short with its data inline, found alone (poll_found): runs it under the
- * rules of poll_queue's batch, for one message. The queue's position is
- * stored before the handler runs: nothing polls this queue meanwhile (see
+ * One message found alone (poll_found): runs it under the rules of
+ * poll_queue's batch, for one message. The queue's position is stored
+ * before the handler runs: nothing polls this queue meanwhile (see
  * poll_queue), and a nested scan then sees where it really is. Then the
  * in-handler mark and the negative credit while the handler runs, the
  * token's state reset after it and a reply it prepared and did not commit
  * given up, the consumer count stored with release once it returned. A
- * second message there already makes it a batch: poll_queue's.
+ * second message there already makes it a batch: poll_queue's. `medium`:
+ * a Medium to a handler of an exact count (a slot, run by medium_call),
+ * else a Short with its data inline; a constant in each caller.
  */
-static int __attribute__((noinline))
-run_short(pshm_ctx_t *ctx, amq_rq_t *rq, amq_slot_t *s, uint32_t meta)
+static inline __attribute__((always_inline)) int
+run_alone(pshm_ctx_t *ctx, amq_rq_t *rq, amq_slot_t *s, uint32_t meta, bool medium)
 {
     const struct amq *q = ctx->amq;
     amq_rqx_t *const x = rq_ext(q, rq);
@@ -398,9 +414,17 @@ run_short(pshm_ctx_t *ctx, amq_rq_t *rq, amq_slot_t *s, uint32_t meta)
     uint32_t seq = atomic_load_explicit(&rq->seq, memory_order_relaxed);
     pshm_handler_fn fn = ctx->am_fn[AMQ_META_H(meta)];
     amq_slot_t *next;
+    int rc = 0;
 
-    if (PSHM_LIKELY(AMQ_META_IS_CELL(meta) &&
-                    ((uintptr_t)s & (AMQ_LINE - AMQ_CELL)) != AMQ_LINE - AMQ_CELL)) {
+    if (medium) {
+        /* A slot starts its line: the next line follows, as in
+         * poll_queue (>= keeps a misplaced one in the ring). */
+        next = (amq_slot_t *)((char *)s + q->l.row);
+        seq++;
+        if (PSHM_UNLIKELY((char *)next >= x->end))
+            next = (amq_slot_t *)((char *)next - q->l.ring);
+    } else if (PSHM_LIKELY(AMQ_META_IS_CELL(meta) &&
+                           ((uintptr_t)s & (AMQ_LINE - AMQ_CELL)) != AMQ_LINE - AMQ_CELL)) {
         next = (amq_slot_t *)((char *)s + AMQ_CELL);
     } else {
         /* Keeps the compiler from loading the ring's geometry before the
@@ -416,30 +440,49 @@ run_short(pshm_ctx_t *ctx, amq_rq_t *rq, amq_slot_t *s, uint32_t meta)
     amq_handler_enter();
     if (AMQ_DEBUG)
         amq_cur_token = &x->tok;
-    fn(&x->tok, NULL, 0, AMQ_SHORT_ARGS(s), meta >> 8);
+    if (medium) {
+        /* < 0: dropped (reported); its line is released all the same. */
+        rc = medium_call(ctx, x, s, meta);
+    } else {
+        fn(&x->tok, NULL, 0, AMQ_SHORT_ARGS(s), meta >> 8);
+    }
     if (AMQ_DEBUG)
         amq_cur_token = outer_tok;
     amq_handler_leave();
     x->tok.state &= AMQ_TOK_NOREPLY;
     amq_prep_batch_end(&x->tok);
     /* The next message starts a line: the handler's was the last of its
-     * line. Release: the handler's reads of it are done before the sender
-     * sees it free (its acquire in amq_room). The position is read back:
-     * one register fewer kept across the call. */
-    if (((uintptr_t)atomic_load_explicit(&rq->s, memory_order_relaxed) & (AMQ_LINE - 1)) == 0)
+     * line (a Medium's always is). Release: the handler's reads of it are
+     * done before the sender sees it free (its acquire in amq_room). The
+     * position is read back: one register fewer kept across the call. */
+    if (medium ||
+        ((uintptr_t)atomic_load_explicit(&rq->s, memory_order_relaxed) & (AMQ_LINE - 1)) == 0)
         atomic_store_explicit(&x->ctl->consumed,
                               atomic_load_explicit(&rq->seq, memory_order_relaxed) - 1,
                               memory_order_release);
-    return 1;
+    return rc < 0 ? rc : 1;
+}
+
+static int __attribute__((noinline))
+run_short(pshm_ctx_t *ctx, amq_rq_t *rq, amq_slot_t *s, uint32_t meta)
+{
+    return run_alone(ctx, rq, s, meta, false);
+}
+
+static int __attribute__((noinline))
+run_medium_alone(pshm_ctx_t *ctx, amq_rq_t *rq, amq_slot_t *s, uint32_t meta)
+{
+    return run_alone(ctx, rq, s, meta, true);
 }
 
 /*
  * The queue the scan found, when nobody else is to take turns with it (see
  * serve_found). The common case, a ping-pong's every poll, is one message,
- * a Short with its data inline, and no threads: run_short runs it with
- * none of poll_queue's set-up (a loop whose state is kept in registers,
- * saved and restored around it; a budget). This part keeps nothing across
- * a call, so that a Medium reaches poll_queue with no frame on the way.
+ * a Short with its data inline or a Medium to a handler of an exact count,
+ * and no threads: run_short or run_medium_alone runs it with none of
+ * poll_queue's set-up (a loop whose state is kept in registers, saved and
+ * restored around it; a budget). This part keeps nothing across a call,
+ * so that anything else reaches poll_queue with no frame on the way.
  */
 static inline __attribute__((always_inline)) int poll_found(pshm_ctx_t *ctx, amq_rq_t *rq)
 {
@@ -455,9 +498,11 @@ static inline __attribute__((always_inline)) int poll_found(pshm_ctx_t *ctx, amq
      * instruction on x86-64). */
     atomic_thread_fence(memory_order_acquire);
     meta = s->meta;
-    if (PSHM_UNLIKELY(!short_inline(ctx, meta, AMQ_META_H(meta))))
-        return poll_queue(ctx, rq, AMQ_POLL_BATCH, AMQ_POLL_MAX);
-    return run_short(ctx, rq, s, meta);
+    if (PSHM_LIKELY(short_inline(ctx, meta, AMQ_META_H(meta))))
+        return run_short(ctx, rq, s, meta);
+    if (medium_exact(ctx, meta, AMQ_META_H(meta)))
+        return run_medium_alone(ctx, rq, s, meta);
+    return poll_queue(ctx, rq, AMQ_POLL_BATCH, AMQ_POLL_MAX);
 }
 
 /* poll_found as a call, for the polls of a wait or of a send waiting for
