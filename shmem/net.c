@@ -31,9 +31,9 @@ _Thread_local int shm_mpi_mine;
  * PEs outnumber CPUs (the holder may be waiting for this CPU). */
 #define LOCK_SPINS 64
 
-void shm_mpi_wait(void)
+void shm_word_wait(int *word)
 {
-    for (int i = 1; __atomic_load_n(&shm_mpi_locked, __ATOMIC_RELAXED); i++) {
+    for (int i = 1; __atomic_load_n(word, __ATOMIC_RELAXED); i++) {
         if (shm.crowded || i % LOCK_SPINS == 0)
             sched_yield();
 #if defined(__x86_64__) || defined(__i386__)
@@ -167,6 +167,7 @@ void shm_net_init(void)
     int mrc;
 
     check_symmetric();
+    shm_net_rma_init();
     for (int a = 0; a < SHM_NAREAS; a++) {
         void *base = shm_sym.size[a] ? (void *)shm_sym.mine[a] : NULL;
         mrc = MPI_Win_create(base, (MPI_Aint)shm_sym.size[a], 1, MPI_INFO_NULL, shm_comm,

@@ -29,20 +29,38 @@ static inline void shm_net_mark(int what)
  *
  * The lock is a word taken by an atomic exchange (a wait turn takes it
  * once: a pthread mutex's lock and unlock cost ~60 instructions, this
- * ~5); a thread that finds it taken spins, then yields (shm_mpi_wait).
+ * ~5); a thread that finds it taken spins, then yields (shm_word_wait).
  * shm_mpi_mine says whether this thread holds it (a fatal error inside a
  * call aborts at once; another thread waits its turn). */
 extern int shm_mpi_locked SHM_HIDDEN;
 extern _Thread_local int shm_mpi_mine SHM_HIDDEN __attribute__((tls_model("initial-exec")));
-void shm_mpi_wait(void) SHM_HIDDEN;
 
-/* The lock if it is free (the progress thread: another thread in MPI
- * drives MPI's engine already); 1 when taken. The exchange's acquire pairs
- * with the release of shm_mpi_leave: what the last holder did in MPI is
- * seen by the next. */
+/* Such a lock word: 0 free, 1 taken. The exchange's acquire pairs with the
+ * release of the unlock: what the last holder did is seen by the next.
+ * shm_word_wait returns once the word looks free. */
+void shm_word_wait(int *word) SHM_HIDDEN;
+
+static inline int shm_word_try(int *word)
+{
+    return __atomic_exchange_n(word, 1, __ATOMIC_ACQUIRE) == 0;
+}
+
+static inline void shm_word_lock(int *word)
+{
+    while (!shm_word_try(word))
+        shm_word_wait(word);
+}
+
+static inline void shm_word_unlock(int *word)
+{
+    __atomic_store_n(word, 0, __ATOMIC_RELEASE);
+}
+
+/* The MPI lock if it is free (the progress thread: another thread in MPI
+ * drives MPI's engine already); 1 when taken. */
 static inline int shm_mpi_try(void)
 {
-    if (__atomic_exchange_n(&shm_mpi_locked, 1, __ATOMIC_ACQUIRE) != 0)
+    if (!shm_word_try(&shm_mpi_locked))
         return 0;
     shm_mpi_mine = 1;
     return 1;
@@ -50,20 +68,25 @@ static inline int shm_mpi_try(void)
 
 static inline void shm_mpi_enter(void)
 {
-    while (!shm_mpi_try())
-        shm_mpi_wait();
+    shm_word_lock(&shm_mpi_locked);
+    shm_mpi_mine = 1;
 }
 
 static inline void shm_mpi_leave(void)
 {
     shm_mpi_mine = 0;
-    __atomic_store_n(&shm_mpi_locked, 0, __ATOMIC_RELEASE);
+    shm_word_unlock(&shm_mpi_locked);
 }
 
 /* Test hook: when set, quiet's slow path calls it with 0 once it has
  * taken the marks and with 1 once their operations are complete (a test
  * stalls there to widen the window another thread's quiet may meet). */
 extern void (*shm_quiet_hook)(int phase) SHM_HIDDEN;
+
+/* net_rma.c: init forgets every window's operations (a new epoch); quiet
+ * completes every put and get issued through the windows. */
+void shm_net_rma_init(void) SHM_HIDDEN;
+void shm_net_rma_quiet(void) SHM_HIDDEN;
 
 /* net_amo.c: the atomics' own communicator, the posted receive. */
 void shm_amo_init(void) SHM_HIDDEN;

@@ -34,7 +34,6 @@
 #include "amo_apply.h"
 #include "net.h"
 
-#include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
 
@@ -308,14 +307,15 @@ uint64_t shm_net_amo(const void *sym, int pe, int op, size_t size, uint64_t val,
 
 void (*shm_quiet_hook)(int phase);
 
-/* Quiet's slow path runs one thread at a time. */
-static pthread_mutex_t quiet_lock = PTHREAD_MUTEX_INITIALIZER;
+/* Quiet's slow path runs one thread at a time (a lock word: a pthread
+ * mutex's lock and unlock cost ~130 instructions in every quiet). */
+static int quiet_lock;
 
 void shm_net_quiet(void)
 {
-    int mrc, what;
+    int what;
 
-    pthread_mutex_lock(&quiet_lock);
+    shm_word_lock(&quiet_lock);
     /* The marks taken whole, SHM_NET_BUSY left in their place until the
      * operations they stand for are complete: meanwhile another thread's
      * quiet, which may have been ordered after some of them, sees a word
@@ -327,13 +327,8 @@ void shm_net_quiet(void)
     what = __atomic_exchange_n(&shm_net_pending, SHM_NET_BUSY, __ATOMIC_ACQ_REL);
     if (shm_quiet_hook)
         shm_quiet_hook(0);
-    if (what & SHM_NET_RMA) {
-        shm_mpi_enter();
-        for (int a = 0; a < SHM_NAREAS; a++)
-            if ((mrc = MPI_Win_flush_all(shm_win[a])) != MPI_SUCCESS)
-                shm_mpi_fail("shmem_quiet", "MPI_Win_flush_all", mrc);
-        shm_mpi_leave();
-    }
+    if (what & SHM_NET_RMA)
+        shm_net_rma_quiet();
     for (int pe = 0; __atomic_load_n(&ndirty, __ATOMIC_RELAXED) > 0 && pe < shm.npes; pe++) {
         if (__atomic_exchange_n(&dirty[pe], 0, __ATOMIC_RELAXED) == 0)
             continue;
@@ -343,7 +338,7 @@ void shm_net_quiet(void)
     if (shm_quiet_hook)
         shm_quiet_hook(1);
     __atomic_fetch_and(&shm_net_pending, ~SHM_NET_BUSY, __ATOMIC_RELEASE);
-    pthread_mutex_unlock(&quiet_lock);
+    shm_word_unlock(&quiet_lock);
 }
 #else
 typedef int shm_net_none; /* ISO C wants a declaration in every file */
