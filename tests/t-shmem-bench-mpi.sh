@@ -5,8 +5,9 @@
 # warning-free and prints exactly its five rows (CSV and table) between two
 # ranks, refusing a peer outside the job; shmem-count runs each operation
 # in a split job to a PE of its supernode and to one of another, checking
-# what it left; compare-mpi.sh refuses a bad option (--runs 0, --ab without
-# a build); amo-count.sh refuses bad options too and, with valgrind, counts
+# what it left; compare-mpi.sh makes its table from a kept sitting as it
+# should (per-round ratios, placements) and refuses a bad option (--runs 0,
+# --ab without a build, --from-csv of no file); amo-count.sh refuses bad options too and, with valgrind, counts
 # a fetch_add's instructions on both ranks (100 calls, one run each).
 . "$(dirname "$0")/shmem/driver.sh"
 . "$(dirname "$0")/shmem/split.sh"
@@ -55,6 +56,41 @@ else
     bad "oshcc does not build shmem-count.c: $(head -5 "$T/cc.err")"
 fi
 
+# The table of a kept sitting: net/MPI is the median over the rounds of
+# each round's ratio (1.11 here, where the ratio of the medians is 1.00),
+# and a sitting splits into two placements only where its hand-offs differ
+# by 2.5x or more.
+cat >"$T/kept.csv" <<'CSV'
+round,label,npes,test,target,bytes,calls,batches,median_ns,p99_ns,GBps
+1,net,2,rt,pair,64,512,11,400,410,0.1
+1,net,2,p+quiet,heap,8,256,11,1000,1100,0.01
+1,mpi,2,put+flush,win,8,256,11,900,950,0
+2,net,2,rt,pair,64,512,11,420,430,0.1
+2,net,2,p+quiet,heap,8,256,11,1000,1100,0.01
+2,mpi,2,put+flush,win,8,256,11,1100,1150,0
+3,net,2,rt,pair,64,512,11,450,460,0.1
+3,net,2,p+quiet,heap,8,256,11,3000,3100,0.01
+3,mpi,2,put+flush,win,8,256,11,1000,1050,0
+CSV
+if sh "$S/compare-mpi.sh" --from-csv "$T/kept.csv" >"$T/out" 2>"$T/err" &&
+    grep -q "^one placement (hand-offs 400-450 ns" "$T/out" &&
+    grep -Eq "^p\+quiet +heap +8 .* put\+flush +1000 +1\.11 " "$T/out"; then
+    ok "compare-mpi.sh --from-csv: one placement, net/MPI the median of the rounds' ratios"
+else
+    bad "compare-mpi.sh --from-csv: expected one placement and net/MPI 1.11; got: $(cat "$T/out" "$T/err")"
+fi
+printf '4,net,2,rt,pair,64,512,11,100,110,0.1\n4,net,2,p+quiet,heap,8,256,11,500,510,0.01\n4,mpi,2,put+flush,win,8,256,11,400,410,0\n' >>"$T/kept.csv"
+if sh "$S/compare-mpi.sh" --from-csv "$T/kept.csv" >"$T/out" 2>"$T/err" &&
+    grep -q "^fast placement (a hand-off under 212 ns.*net 1 mpi 1 run" "$T/out" &&
+    grep -q "^slow placement (the others).*net 3 mpi 3 run" "$T/out" &&
+    grep -Eq "^p\+quiet +heap +8 .* put\+flush +400 +1\.25 " "$T/out"; then
+    ok "compare-mpi.sh --from-csv: a hand-off 4x faster is a placement of its own"
+else
+    bad "compare-mpi.sh --from-csv: expected a fast placement of round 4 (1.25); got: $(cat "$T/out" "$T/err")"
+fi
+sh "$S/compare-mpi.sh" --from-csv "$T/none.csv" >"$T/out" 2>"$T/err"; st=$?
+[ "$st" = 2 ] && grep -qF "compare-mpi.sh: --from-csv needs a file kept by --keep, got '$T/none.csv'" "$T/err" &&
+    ok "compare-mpi.sh --from-csv of no file: refused" || bad "compare-mpi.sh --from-csv $T/none.csv exited $st: $(cat "$T/err")"
 sh "$S/compare-mpi.sh" --runs 0 >"$T/out" 2>"$T/err"; st=$?
 [ "$st" = 2 ] && grep -q "compare-mpi.sh: --runs needs an integer in 1..50, got '0'" "$T/err" &&
     ok "compare-mpi.sh --runs 0: refused" || bad "compare-mpi.sh --runs 0 exited $st: $(cat "$T/err")"

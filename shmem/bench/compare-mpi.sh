@@ -29,11 +29,15 @@
 # rt row of its own shmem-bench run on 2 PEs, or, for mpi-rma-bench, which
 # has none, and the split run, whose rt is between PEs of one CPU, that of
 # the same round's run on two supernodes, taken beside it), judged within
-# the sitting: under half the slowest such hand-off is "fast" (one core),
-# the others "slow". So MPI's runs and the layer's are placed alike even
-# when all the runs of one kind fell in one placement. The table, per
-# placement: medians over the runs of each run's median, ns per call, and
-# the ratio of the layer's median to MPI's, both of that placement.
+# the sitting: where the slowest hand-off is 2.5x the fastest or more, a
+# hand-off under their geometric mean is "fast" (one core), the others
+# "slow"; else all runs are of one placement (a lone slow run does not
+# split a sitting in two). So MPI's runs and the layer's are placed alike
+# even when all the runs of one kind fell in one placement. The table,
+# per placement: medians over the runs of each run's median, ns per call,
+# and net/MPI, the median over the rounds of the ratio of the layer's run
+# to MPI's run of the same round (the two side by side), both of that
+# placement.
 #
 # Environment: PSHM_BUILD (the build tree; default: the tree holding this
 # script), MPIRUN (default mpirun), OMPI_MCA_* as Open MPI reads them.
@@ -44,6 +48,8 @@ quick=0
 instr=1
 other=
 chrt=1
+keep=
+from=
 usage() {
     sed -n 's/^# \{0,1\}//; 2,10p' "$0"
     echo "  --runs N           rounds (1..50, default 3)"
@@ -51,6 +57,8 @@ usage() {
     echo "  --no-instructions  leave out the callgrind counts"
     echo "  --ab OTHER_BUILD   also the layer of that built tree between supernodes"
     echo "  --no-chrt          ranks at normal priority"
+    echo "  --keep FILE        keep the sitting's runs (CSV) in FILE"
+    echo "  --from-csv FILE    no runs: the table of the runs kept in FILE"
 }
 while [ $# -gt 0 ]; do
     case $1 in
@@ -68,20 +76,140 @@ while [ $# -gt 0 ]; do
         other=$(cd "$2" && pwd)
         shift 2 ;;
     --no-chrt) chrt=0; shift ;;
+    --keep)
+        [ -n "${2-}" ] || { echo "compare-mpi.sh: --keep needs a file name" >&2; exit 2; }
+        keep=$2
+        shift 2 ;;
+    --from-csv)
+        [ -n "${2-}" ] && [ -r "$2" ] && grep -q '^round,label,' "$2" ||
+            { echo "compare-mpi.sh: --from-csv needs a file kept by --keep, got '${2-}'" >&2; exit 2; }
+        from=$2
+        shift 2 ;;
     -h | --help) usage; exit 0 ;;
     *) echo "compare-mpi.sh: unknown option '$1'" >&2; usage >&2; exit 2 ;;
     esac
 done
 
 here=$(cd "$(dirname "$0")" && pwd)
+work=$(mktemp -d "${TMPDIR:-/tmp}/shmem-compare-mpi.XXXXXX")
+trap 'rm -rf "$work"' EXIT INT TERM
+
+# The CSV of a sitting: a header, then one line a row of a run:
+# round,label,npes,test,target,bytes,calls,batches,median_ns,p99_ns,GBps
+# (label: shm, net, netb, mpi or split), what --keep writes.
+csv_head="round,label,npes,test,target,bytes,calls,batches,median_ns,p99_ns,GBps"
+
+# table CSV: the table of a sitting, per placement.
+table() {
+awk -F, -v other="$other" '
+NR == 1 { next }
+function median(list,   a, n, i, j, x) {
+    n = split(list, a, " ")
+    for (i = 2; i <= n; i++) {
+        x = a[i] + 0
+        for (j = i - 1; j >= 1 && a[j] + 0 > x; j--) a[j + 1] = a[j]
+        a[j + 1] = x
+    }
+    if (n == 0) return ""
+    return (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}
+# The MPI call that is the floor of each row of the layer.
+function floor_of(t) {
+    if (t == "p+quiet" || t == "putmem") return "put+flush"
+    if (t == "g" || t == "getmem") return "get+flush"
+    if (t == "fadd") return "fop+flush"
+    if (t == "cswap") return "cas+flush"
+    return ""
+}
+# The median over the rounds of the ratio of label lab'"'"'s row to MPI'"'"'s call
+# fl within each round (the two runs side by side), both placed at pl.
+function round_ratio(lab, row, fl, pl,   run, rk, mr, rl) {
+    rl = ""
+    for (run in runs) {
+        split(run, rk, SUBSEP)
+        if (rk[2] != lab || place[run] != pl || !((run, row) in val)) continue
+        mr = rk[1] SUBSEP "mpi"
+        if (fl != "" && (mr in runs) && place[mr] == pl && ((mr, fl) in mpi) && mpi[mr, fl] + 0 > 0)
+            rl = rl " " val[run, row] / mpi[mr, fl]
+    }
+    return rl == "" ? "-" : sprintf("%.2f", median(rl))
+}
+{
+    run = $1 SUBSEP $2
+    key = $4 SUBSEP $5 SUBSEP $6
+    if ($2 != "mpi" && !(key in seen)) { seen[key] = 1; rows[++nrows] = key }
+    val[run, key] = $9
+    if ($2 == "mpi") mpi[run, $4] = $9
+    runs[run] = $2
+    # The hand-off between CPUs 0 and 1 of the 2-PE runs places every run.
+    if ($4 == "rt" && ($2 == "shm" || $2 == "net" || $2 == "netb")) {
+        hand[run] = $9
+        if ($9 + 0 > most) most = $9 + 0
+        if (least == "" || $9 + 0 < least) least = $9 + 0
+    }
+}
+END {
+    # Two placements only where the hand-offs of the sitting differ by
+    # 2.5x or more (one host core against two); then the line between
+    # them is their geometric mean. Else every run is of one placement.
+    split_at = most >= 2.5 * least ? sqrt(most * least) : 0
+    np = split("slow fast", places, " ")
+    for (run in runs) {
+        split(run, rk, SUBSEP)
+        h = (run in hand) ? hand[run] : ((rk[1], "net") in hand) ? hand[rk[1], "net"] : hand[rk[1], "shm"]
+        place[run] = h + 0 < split_at ? "fast" : "slow"
+    }
+    for (p = 1; p <= np; p++) {
+        n = 0
+        for (run in runs) if (place[run] == places[p]) n++
+        if (n == 0) continue
+        if (split_at == 0)
+            printf "\none placement (hand-offs %.0f-%.0f ns, within 2.5x of each other):", least, most
+        else
+            printf "\n%s placement (%s):", places[p], places[p] == "fast" ? sprintf("a hand-off under %.0f ns: one host core", split_at) : "the others"
+        for (run in runs) if (place[run] == places[p]) cnt[places[p], runs[run]]++
+        split("shm split net netb mpi", labs, " ")
+        for (l = 1; l <= 5; l++) if (cnt[places[p], labs[l]]) printf " %s %d", labs[l], cnt[places[p], labs[l]]
+        printf " run(s)\n"
+        printf "%-8s %-7s %5s %9s %9s %9s %9s  %-10s %8s %8s%s  %s\n", "test", "target", "bytes",
+            "shm", "split-shm", "net", "net B", "MPI itself", "MPI_ns", "net/MPI", other == "" ? "" : "  B/MPI", "target"
+        for (i = 1; i <= nrows; i++) {
+            split(rows[i], f, SUBSEP)
+            fl = floor_of(f[1])
+            delete lists
+            for (run in runs) {
+                if (place[run] != places[p]) continue
+                if ((run, rows[i]) in val) lists[runs[run]] = lists[runs[run]] " " val[run, rows[i]]
+                if (runs[run] == "mpi" && fl != "" && ((run, fl) in mpi)) lists["floor"] = lists["floor"] " " mpi[run, fl]
+            }
+            m = median(lists["floor"]); x = round_ratio("net", rows[i], fl, places[p])
+            goal = (x != "-" && f[1] != "rt") ? sprintf("<= 1.2x: %s", x <= 1.2 ? "met" : "NOT met") : ""
+            printf "%-8s %-7s %5s %9s %9s %9s %9s  %-10s %8s %8s%s  %s\n", f[1], f[2], f[3],
+                median(lists["shm"]), median(lists["split"]), median(lists["net"]),
+                other == "" ? "-" : median(lists["netb"]), (fl == "" ? "-" : fl), (fl == "" || m == "" ? "-" : m), x,
+                other == "" ? "" : sprintf("  %7s", round_ratio("netb", rows[i], fl, places[p])), goal
+        }
+        # The floor of a shipped atomic: two matched messages of MPI.
+        delete lists
+        for (run in runs) if (place[run] == places[p] && ((run, "send+recv") in mpi)) lists["sr"] = lists["sr"] " " mpi[run, "send+recv"]
+        if (lists["sr"] != "")
+            printf "MPI two-sided round trip (send+recv, 32 B out, 8 B back): %s ns\n", median(lists["sr"])
+    }
+}' "$1"
+}
+
+if [ -n "$from" ]; then
+    echo "OpenSHMEM over MPI, both paths: the runs kept in $from, ns per call"
+    [ -z "$other" ] && grep -q '^[0-9]*,netb,' "$from" && other="(net B)"
+    table "$from"
+    exit 0
+fi
+
 top=${PSHM_BUILD:-$(cd "$here/../.." && pwd)}
 oshcc=$top/shmem/oshcc
 name=compare-mpi.sh
 . "$here/mpi_env.sh"
 mpicc=$(sed -n 's/^MPICC := //p' "$top/Makefile")
-
-work=$(mktemp -d "${TMPDIR:-/tmp}/shmem-compare-mpi.XXXXXX")
-trap 'rm -rf "$work"' EXIT INT TERM
 
 flags="-std=c11 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror"
 "$oshcc" $flags -o "$work/shmem-bench" "$here/shmem-bench.c"
@@ -116,7 +244,7 @@ run() {
     grep '^#' "$work/out" | sed "s/^# /  [$label] /" >>"$work/placement"
 }
 
-: >"$work/all.csv"
+echo "$csv_head" >"$work/all.csv"
 : >"$work/placement"
 i=1
 while [ "$i" -le "$runs" ]; do
@@ -136,80 +264,11 @@ done
 
 echo "OpenSHMEM over MPI, both paths: $runs round(s)${rt:+ (ranks under $rt)}, ns per call"
 echo "(medians over the runs of each run's median, per placement); net/MPI: the"
-echo "ratio of the two medians${other:+; net B: the layer of $other}"
+echo "median over the rounds of the ratio of the layer's run to MPI's run of the"
+echo "same round${other:+; net B: the layer of $other}"
 sort -u "$work/placement"
-# CSV: round,label,npes,test,target,bytes,calls,batches,median_ns,p99_ns,GBps
-awk -F, -v other="$other" '
-function median(list,   a, n, i, j, x) {
-    n = split(list, a, " ")
-    for (i = 2; i <= n; i++) {
-        x = a[i] + 0
-        for (j = i - 1; j >= 1 && a[j] + 0 > x; j--) a[j + 1] = a[j]
-        a[j + 1] = x
-    }
-    if (n == 0) return ""
-    return (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-}
-# The MPI call that is the floor of each row of the layer.
-function floor_of(t) {
-    if (t == "p+quiet" || t == "putmem") return "put+flush"
-    if (t == "g" || t == "getmem") return "get+flush"
-    if (t == "fadd") return "fop+flush"
-    if (t == "cswap") return "cas+flush"
-    return ""
-}
-function ratio(a, b) { return (a == "" || b == "" || b + 0 <= 0) ? "-" : sprintf("%.2f", a / b) }
-{
-    run = $1 SUBSEP $2
-    key = $4 SUBSEP $5 SUBSEP $6
-    if ($2 != "mpi" && !(key in seen)) { seen[key] = 1; rows[++nrows] = key }
-    val[run, key] = $9
-    if ($2 == "mpi") mpi[run, $4] = $9
-    runs[run] = $2
-    # The hand-off between CPUs 0 and 1 of the 2-PE runs places every run.
-    if ($4 == "rt" && ($2 == "shm" || $2 == "net" || $2 == "netb")) { hand[run] = $9; if ($9 + 0 > most) most = $9 + 0 }
-}
-END {
-    np = split("slow fast", places, " ")
-    for (run in runs) {
-        split(run, rk, SUBSEP)
-        h = (run in hand) ? hand[run] : ((rk[1], "net") in hand) ? hand[rk[1], "net"] : hand[rk[1], "shm"]
-        place[run] = h + 0 < most / 2 ? "fast" : "slow"
-    }
-    for (p = 1; p <= np; p++) {
-        n = 0
-        for (run in runs) if (place[run] == places[p]) n++
-        if (n == 0) continue
-        printf "\n%s placement (%s):", places[p], places[p] == "fast" ? "a hand-off under half the slowest run'"'"'s: one host core" : "the others"
-        for (run in runs) if (place[run] == places[p]) cnt[places[p], runs[run]]++
-        split("shm split net netb mpi", labs, " ")
-        for (l = 1; l <= 5; l++) if (cnt[places[p], labs[l]]) printf " %s %d", labs[l], cnt[places[p], labs[l]]
-        printf " run(s)\n"
-        printf "%-8s %-7s %5s %9s %9s %9s %9s  %-10s %8s %8s%s  %s\n", "test", "target", "bytes",
-            "shm", "split-shm", "net", "net B", "MPI itself", "MPI_ns", "net/MPI", other == "" ? "" : "  B/MPI", "target"
-        for (i = 1; i <= nrows; i++) {
-            split(rows[i], f, SUBSEP)
-            fl = floor_of(f[1])
-            delete lists
-            for (run in runs) {
-                if (place[run] != places[p]) continue
-                if ((run, rows[i]) in val) lists[runs[run]] = lists[runs[run]] " " val[run, rows[i]]
-                if (runs[run] == "mpi" && fl != "" && ((run, fl) in mpi)) lists["floor"] = lists["floor"] " " mpi[run, fl]
-            }
-            m = median(lists["floor"]); x = ratio(median(lists["net"]), m)
-            goal = (x != "-" && f[1] != "rt") ? sprintf("<= 1.2x: %s", x <= 1.2 ? "met" : "NOT met") : ""
-            printf "%-8s %-7s %5s %9s %9s %9s %9s  %-10s %8s %8s%s  %s\n", f[1], f[2], f[3],
-                median(lists["shm"]), median(lists["split"]), median(lists["net"]),
-                other == "" ? "-" : median(lists["netb"]), (fl == "" ? "-" : fl), (fl == "" || m == "" ? "-" : m), x,
-                other == "" ? "" : sprintf("  %7s", ratio(median(lists["netb"]), m)), goal
-        }
-        # The floor of a shipped atomic: two matched messages of MPI.
-        delete lists
-        for (run in runs) if (place[run] == places[p] && ((run, "send+recv") in mpi)) lists["sr"] = lists["sr"] " " mpi[run, "send+recv"]
-        if (lists["sr"] != "")
-            printf "MPI two-sided round trip (send+recv, 32 B out, 8 B back): %s ns\n", median(lists["sr"])
-    }
-}' "$work/all.csv"
+table "$work/all.csv"
+[ -n "$keep" ] && cp "$work/all.csv" "$keep"
 
 [ "$instr" = 1 ] || exit 0
 if ! command -v valgrind >/dev/null 2>&1; then
