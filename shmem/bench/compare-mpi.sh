@@ -3,15 +3,19 @@
 # under mpirun: PE 0 -> PE 1 in one supernode (shared memory), PE 0 -> PE 1 on
 # two simulated hosts (MPI), and MPI's own one-sided calls between the same
 # two processes (mpi-rma-bench.c), with the ratio of the MPI path to MPI
-# itself (target: at most 1.2x); then, with valgrind, the instructions per
+# itself (target: at most 1.2x; net/MPI against MPI at MPI_THREAD_SINGLE,
+# net/ser against MPI at MPI_THREAD_SERIALIZED, the level the layer asks
+# for with its progress thread); then, with valgrind, the instructions per
 # call of the shared-memory path in a one-host job and in a split job.
 #
 #   shmem/bench/compare-mpi.sh [--runs N] [--quick] [--no-instructions]
-#                              [--ab OTHER_BUILD] [--no-chrt]
+#                              [--ab OTHER_BUILD] [--no-chrt] [--keep FILE]
+#   shmem/bench/compare-mpi.sh --from-csv FILE
 #
 # Each round runs, in turns (the order alternates, so a drift of the machine
 # hits all): shmem-bench on 2 PEs in one supernode, shmem-bench on 2 PEs with
-# PSHM_SIM_HOSTS=2, mpi-rma-bench on 2 ranks, and shmem-bench on 3 PEs with
+# PSHM_SIM_HOSTS=2, mpi-rma-bench on 2 ranks at MPI_THREAD_SINGLE and at
+# MPI_THREAD_SERIALIZED, and shmem-bench on 3 PEs with
 # PSHM_SIM_HOSTS=2 and --peer 2 (PE 2 shares PE 0's simulated host: the
 # shared-memory path inside a split job; 3 processes on 2 CPUs, so read its
 # times as an indication; the instruction counts are the exact comparison).
@@ -51,7 +55,7 @@ chrt=1
 keep=
 from=
 usage() {
-    sed -n 's/^# \{0,1\}//; 2,10p' "$0"
+    sed -n 's/^# \{0,1\}//; 2,13p' "$0"
     echo "  --runs N           rounds (1..50, default 3)"
     echo "  --quick            fewer and shorter batches (a smoke run)"
     echo "  --no-instructions  leave out the callgrind counts"
@@ -121,25 +125,26 @@ function floor_of(t) {
     if (t == "cswap") return "cas+flush"
     return ""
 }
-# The median over the rounds of the ratio of label lab'"'"'s row to MPI'"'"'s call
-# fl within each round (the two runs side by side), both placed at pl.
-function round_ratio(lab, row, fl, pl,   run, rk, mr, rl) {
+# The median over the rounds of the ratio of label lab'"'"'s row to the call
+# fl of MPI'"'"'s run base (mpi, or mpis: MPI at the layer'"'"'s thread level)
+# within each round (the two runs side by side), both placed at pl.
+function round_ratio(lab, row, fl, pl, base,   run, rk, mr, rl) {
     rl = ""
     for (run in runs) {
         split(run, rk, SUBSEP)
         if (rk[2] != lab || place[run] != pl || !((run, row) in val)) continue
-        mr = rk[1] SUBSEP "mpi"
-        if (fl != "" && (mr in runs) && place[mr] == pl && ((mr, fl) in mpi) && mpi[mr, fl] + 0 > 0)
-            rl = rl " " val[run, row] / mpi[mr, fl]
+        mr = rk[1] SUBSEP base
+        if (fl != "" && (mr in runs) && place[mr] == pl && ((mr, fl) in floorv) && floorv[mr, fl] + 0 > 0)
+            rl = rl " " val[run, row] / floorv[mr, fl]
     }
     return rl == "" ? "-" : sprintf("%.2f", median(rl))
 }
 {
     run = $1 SUBSEP $2
     key = $4 SUBSEP $5 SUBSEP $6
-    if ($2 != "mpi" && !(key in seen)) { seen[key] = 1; rows[++nrows] = key }
+    if ($2 != "mpi" && $2 != "mpis" && !(key in seen)) { seen[key] = 1; rows[++nrows] = key }
     val[run, key] = $9
-    if ($2 == "mpi") mpi[run, $4] = $9
+    if ($2 == "mpi" || $2 == "mpis") floorv[run, $4] = $9
     runs[run] = $2
     # The hand-off between CPUs 0 and 1 of the 2-PE runs places every run.
     if ($4 == "rt" && ($2 == "shm" || $2 == "net" || $2 == "netb")) {
@@ -168,11 +173,11 @@ END {
         else
             printf "\n%s placement (%s):", places[p], places[p] == "fast" ? sprintf("a hand-off under %.0f ns: one host core", split_at) : "the others"
         for (run in runs) if (place[run] == places[p]) cnt[places[p], runs[run]]++
-        split("shm split net netb mpi", labs, " ")
-        for (l = 1; l <= 5; l++) if (cnt[places[p], labs[l]]) printf " %s %d", labs[l], cnt[places[p], labs[l]]
+        split("shm split net netb mpi mpis", labs, " ")
+        for (l = 1; l <= 6; l++) if (cnt[places[p], labs[l]]) printf " %s %d", labs[l], cnt[places[p], labs[l]]
         printf " run(s)\n"
-        printf "%-8s %-7s %5s %9s %9s %9s %9s  %-10s %8s %8s%s  %s\n", "test", "target", "bytes",
-            "shm", "split-shm", "net", "net B", "MPI itself", "MPI_ns", "net/MPI", other == "" ? "" : "  B/MPI", "target"
+        printf "%-8s %-7s %5s %9s %9s %9s %9s  %-10s %8s %8s %8s%s  %s\n", "test", "target", "bytes",
+            "shm", "split-shm", "net", "net B", "MPI itself", "MPI_ns", "net/MPI", "net/ser", other == "" ? "" : "  B/MPI", "target"
         for (i = 1; i <= nrows; i++) {
             split(rows[i], f, SUBSEP)
             fl = floor_of(f[1])
@@ -180,20 +185,25 @@ END {
             for (run in runs) {
                 if (place[run] != places[p]) continue
                 if ((run, rows[i]) in val) lists[runs[run]] = lists[runs[run]] " " val[run, rows[i]]
-                if (runs[run] == "mpi" && fl != "" && ((run, fl) in mpi)) lists["floor"] = lists["floor"] " " mpi[run, fl]
+                if (runs[run] == "mpi" && fl != "" && ((run, fl) in floorv)) lists["floor"] = lists["floor"] " " floorv[run, fl]
             }
-            m = median(lists["floor"]); x = round_ratio("net", rows[i], fl, places[p])
+            m = median(lists["floor"]); x = round_ratio("net", rows[i], fl, places[p], "mpi")
             goal = (x != "-" && f[1] != "rt") ? sprintf("<= 1.2x: %s", x <= 1.2 ? "met" : "NOT met") : ""
-            printf "%-8s %-7s %5s %9s %9s %9s %9s  %-10s %8s %8s%s  %s\n", f[1], f[2], f[3],
+            printf "%-8s %-7s %5s %9s %9s %9s %9s  %-10s %8s %8s %8s%s  %s\n", f[1], f[2], f[3],
                 median(lists["shm"]), median(lists["split"]), median(lists["net"]),
                 other == "" ? "-" : median(lists["netb"]), (fl == "" ? "-" : fl), (fl == "" || m == "" ? "-" : m), x,
-                other == "" ? "" : sprintf("  %7s", round_ratio("netb", rows[i], fl, places[p])), goal
+                round_ratio("net", rows[i], fl, places[p], "mpis"),
+                other == "" ? "" : sprintf("  %7s", round_ratio("netb", rows[i], fl, places[p], "mpi")), goal
         }
         # The floor of a shipped atomic: two matched messages of MPI.
         delete lists
-        for (run in runs) if (place[run] == places[p] && ((run, "send+recv") in mpi)) lists["sr"] = lists["sr"] " " mpi[run, "send+recv"]
-        if (lists["sr"] != "")
-            printf "MPI two-sided round trip (send+recv, 32 B out, 8 B back): %s ns\n", median(lists["sr"])
+        for (run in runs)
+            if (place[run] == places[p] && ((run, "send+recv") in floorv))
+                lists[runs[run]] = lists[runs[run]] " " floorv[run, "send+recv"]
+        if (lists["mpi"] != "")
+            printf "MPI two-sided round trip (send+recv, 32 B out, 8 B back): %s ns\n", median(lists["mpi"])
+        if (lists["mpis"] != "")
+            printf "  the same at MPI_THREAD_SERIALIZED: %s ns\n", median(lists["mpis"])
     }
 }' "$1"
 }
@@ -248,14 +258,16 @@ echo "$csv_head" >"$work/all.csv"
 : >"$work/placement"
 i=1
 while [ "$i" -le "$runs" ]; do
-    order="shm net ${other:+netb} mpi split"
-    [ $((i % 2)) = 0 ] && order="split mpi ${other:+netb} net shm"
+    order="shm net ${other:+netb} mpi mpis split"
+    [ $((i % 2)) = 0 ] && order="split mpis mpi ${other:+netb} net shm"
     for what in $order; do
         case $what in
         shm) run "$i" shm 2 "" "$work/shmem-bench" --only "$only" $bargs ;;
         net) run "$i" net 2 2 "$work/shmem-bench" --only "$only" $bargs ;;
         netb) run "$i" netb 2 2 "$work/shmem-bench-b" --only "$only" $bargs ;;
         mpi) run "$i" mpi 2 "" "$work/mpi-rma-bench" $(echo "$bargs" | sed 's/--max-bytes 8//') ;;
+        mpis) run "$i" mpis 2 "" "$work/mpi-rma-bench" --thread serialized \
+            $(echo "$bargs" | sed 's/--max-bytes 8//') ;;
         split) run "$i" split 3 2 "$work/shmem-bench" --peer 2 --only "$only" $bargs ;;
         esac
     done

@@ -12,6 +12,10 @@
  *              answer (the peer: MPI_Recv, MPI_Send): two matched messages,
  *              the floor of an atomic shipped through MPI's two-sided calls
  *
+ * --thread serialized asks MPI for MPI_THREAD_SERIALIZED, the level the
+ * layer asks for when it runs its progress thread (the default): Open MPI
+ * then takes its internal locks, as it does under the layer.
+ *
  * The window is made as the layer makes its own: MPI_Win_create over
  * memory the process already has, passive target, MPI_Win_lock_all once.
  * Method and output are shmem-bench's: batches grown until one lasts
@@ -38,9 +42,9 @@
 
 static struct {
     long reps, batch_us;
-    int csv, pin, peer;
+    int csv, pin, peer, level;
     const char *label;
-} o = { 51, 200, 0, 1, 1, "mpi" };
+} o = { 51, 200, 0, 1, 1, MPI_THREAD_SINGLE, "mpi" };
 
 static int me, np;
 static MPI_Win win;
@@ -190,12 +194,14 @@ static void measure(struct row *r)
 static void usage(FILE *f)
 {
     fprintf(f, "usage: mpi-rma-bench [--csv] [--reps N] [--batch-us N] [--peer RANK] "
-               "[--label NAME] [--no-pin]\n"
+               "[--label NAME] [--thread LEVEL] [--no-pin]\n"
                "  --csv          CSV lines (shmem-bench's columns) instead of a table\n"
                "  --reps N       timed batches per row, 1..%d (default 51)\n"
                "  --batch-us N   least duration of one batch, 1..1000000 us (default 200)\n"
                "  --peer RANK    the target rank (default 1)\n"
                "  --label NAME   the first CSV column (default mpi)\n"
+               "  --thread LEVEL the thread level asked of MPI: single (default) or\n"
+               "                 serialized (the OpenSHMEM layer's with its progress thread)\n"
                "  --no-pin       leave CPU affinity as the launcher set it (default: rank i\n"
                "                 on the i-th CPU of its mask, as shmem-bench places PEs)\n",
             MAX_REPS);
@@ -217,6 +223,18 @@ static void parse_args(int argc, char **argv)
             o.peer = (int)bench_parse_long("mpi-rma-bench", a, v, 1, INT_MAX), i++;
         else if (!strcmp(a, "--label") && v)
             o.label = v, i++;
+        else if (!strcmp(a, "--thread")) {
+            if (v && !strcmp(v, "single"))
+                o.level = MPI_THREAD_SINGLE;
+            else if (v && !strcmp(v, "serialized"))
+                o.level = MPI_THREAD_SERIALIZED;
+            else {
+                fprintf(stderr, "mpi-rma-bench: --thread takes single or serialized, got '%s'\n",
+                        v ? v : "");
+                exit(2);
+            }
+            i++;
+        }
         else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             usage(stdout);
             exit(0);
@@ -232,8 +250,10 @@ int main(int argc, char **argv)
 {
     const long words = 4096 / sizeof(long);
 
+    int provided;
+
     parse_args(argc, argv);
-    MPI_Init(&argc, &argv);
+    MPI_Init_thread(&argc, &argv, o.level, &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     MPI_Comm_size(MPI_COMM_WORLD, &np);
     if (np < 2 || o.peer >= np) {
@@ -256,8 +276,9 @@ int main(int argc, char **argv)
         MPI_Get_version(&version, &subversion);
         MPI_Get_library_version(lib, &len);
         lib[strcspn(lib, "\n,")] = 0;
-        printf("%smpi-rma-bench: %s (MPI %d.%d), %d ranks, rank 0 on cpu%d -> rank %d\n",
-               o.csv ? "# " : "", lib, version, subversion, np, cpu, o.peer);
+        printf("%smpi-rma-bench: %s (MPI %d.%d), %d ranks, rank 0 on cpu%d -> rank %d, "
+               "thread level %s\n", o.csv ? "# " : "", lib, version, subversion, np, cpu, o.peer,
+               provided >= MPI_THREAD_SERIALIZED ? "serialized or more" : "single");
         if (o.csv)
             printf("impl,npes,test,target,bytes,calls_per_batch,batches,median_ns,p99_ns,"
                    "median_GBps\n");
