@@ -25,9 +25,13 @@
  * prepared, else the context of a request or the token of a reply (both
  * 8-aligned) with the category in bits 0-1 and PREP_REPLY: a commit's
  * whole "is this mine" check is one compare, which a NULL or foreign
- * pointer fails without being read. The prepare writes the slot's meta word
- * (less the handler) and body (a Long's address, a chunk's offset); the
- * commit adds the args, the handler, nbytes and the stamp.
+ * pointer fails without being read. The prepare keeps the slot's meta word
+ * (less the handler) and body words (a Long's address, a chunk's offset)
+ * here; the commit writes them with the args, the handler, nbytes and the
+ * stamp, so that the slot's line, which the receiver may be polling, is
+ * written once: a store into it at the prepare took the line from the
+ * receiver, which read it back while the payload was built, and the commit
+ * had to take it again (one more transfer of the line per message).
  */
 typedef struct amq_prep {
     uintptr_t key;
@@ -36,6 +40,9 @@ typedef struct amq_prep {
     size_t size;             /* bytes of the buffer */
     amq_sq_t *sq;
     amq_chunk_t *chunk;      /* the chunk's header, or NULL */
+    uint32_t meta;           /* the slot's meta word, less the handler */
+    bool body;               /* body[0..16) is w: a Long, or a Medium in a chunk */
+    uint64_t w[2];           /* a Long's address then a chunk's offset, or a chunk's offset */
 } amq_prep_t;
 
 #define PREP_REPLY 4u
@@ -166,8 +173,8 @@ static const uint32_t medium_chunk_meta[PSHM_AM_MAX_ARGS + 1] = {
 #undef MCM
 
 /* Once its line (and chunk, at `off` when `spill`) are reserved at
- * sq->slot: fills the slot's meta word (less the handler) and body and the
- * rest of the record; returns where the args go. */
+ * sq->slot: fills the record with the slot's meta word (less the handler)
+ * and body words, written by the commit; returns where the args go. */
 static inline __attribute__((always_inline)) unsigned char *
 prep_fill(amq_sq_t *sq, int cat, bool spill, uint64_t off, uint64_t raddr, unsigned nargs,
           uint32_t avail)
@@ -175,15 +182,15 @@ prep_fill(amq_sq_t *sq, int cat, bool spill, uint64_t off, uint64_t raddr, unsig
     amq_slot_t *s = (amq_slot_t *)sq->slot;
     unsigned char *data = s->body;
 
-    s->meta = cat == AMQ_MEDIUM && spill ? medium_chunk_meta[nargs]
-                                         : AMQ_META(0, nargs, cat, spill);
-    if (cat == AMQ_LONG) {
-        __builtin_memcpy(data, &raddr, 8);
+    prep.meta = cat == AMQ_MEDIUM && spill ? medium_chunk_meta[nargs]
+                                           : AMQ_META(0, nargs, cat, spill);
+    prep.body = cat == AMQ_LONG || spill;
+    prep.w[0] = cat == AMQ_LONG ? raddr : off;
+    prep.w[1] = off;
+    if (cat == AMQ_LONG)
         data += 8;
-    }
     prep.chunk = NULL;
     if (spill) {
-        __builtin_memcpy(data, &off, 8);
         prep.chunk = (amq_chunk_t *)(sq->pool->base + off);
         data = (unsigned char *)prep.chunk + AMQ_CHUNK_HDR;
     }
@@ -418,7 +425,7 @@ commit_post(pshm_token_t *tok, bool reply, unsigned handler, size_t nbytes)
     amq_sq_t *sq = prep.sq;
     amq_slot_t *s = (amq_slot_t *)sq->slot;
 
-    s->meta |= handler;
+    s->meta = prep.meta | handler;
     s->nbytes = nbytes;
     if (PSHM_UNLIKELY(prep.avail == PREP_SLOW))
         return commit_end(reply ? tok : NULL, sq, s);
@@ -431,6 +438,15 @@ commit_post(pshm_token_t *tok, bool reply, unsigned handler, size_t nbytes)
     sq->prepared = false;
     sq->avail = prep.avail;
     return 0;
+}
+
+/* The slot's body words kept by the prepare (prep_fill), before the args:
+ * a Long's follow its address in the body. A Medium in a chunk writes a
+ * second word the receiver does not read. */
+static inline __attribute__((always_inline)) void commit_body(void)
+{
+    if (prep.body)
+        __builtin_memcpy(((amq_slot_t *)prep.sq->slot)->body, prep.w, 16);
 }
 
 /* A commit with args copies them first; out of line, so that the commit
@@ -464,8 +480,10 @@ commit(pshm_ctx_t *ctx, const char *fn, pshm_token_t *tok, bool reply, int cat,
     if (nargs) {
         if (PSHM_UNLIKELY(args == NULL))
             return commit_bad(ctx, fn, tok, reply, cat, handler, nbytes, nargs, args);
+        commit_body();
         return commit_args(reply ? tok : NULL, cat, handler, nbytes, nargs, args);
     }
+    commit_body();
     return commit_post(tok, reply, handler, nbytes);
 }
 
