@@ -94,14 +94,25 @@ if sh "$S/compare-mpi.sh" --from-csv "$T/kept.csv" >"$T/out" 2>"$T/err" &&
 else
     bad "compare-mpi.sh --from-csv: expected one placement and net/MPI 1.11; got: $(cat "$T/out" "$T/err")"
 fi
-printf '4,net,2,rt,pair,64,512,11,100,110,0.1\n4,net,2,p+quiet,heap,8,256,11,500,510,0.01\n4,mpi,2,put+flush,win,8,256,11,400,410,0\n' >>"$T/kept.csv"
-if sh "$S/compare-mpi.sh" --from-csv "$T/kept.csv" >"$T/out" 2>"$T/err" &&
-    grep -q "^fast placement (a hand-off under 212 ns.*net 1 mpi 1 run" "$T/out" &&
-    grep -q "^slow placement (the others).*net 3 mpi 3 mpis 3 run" "$T/out" &&
-    grep -Eq "^p\+quiet +heap +8 .* put\+flush +400 +1\.25 " "$T/out"; then
-    ok "compare-mpi.sh --from-csv: a hand-off 4x faster is a placement of its own"
+# A lone stalled round (a hand-off 5x the others) is no placement.
+cp "$T/kept.csv" "$T/stall.csv"
+printf '4,net,2,rt,pair,64,512,11,2000,2100,0.1\n' >>"$T/stall.csv"
+if sh "$S/compare-mpi.sh" --from-csv "$T/stall.csv" >"$T/out" 2>"$T/err" &&
+    grep -q "^one placement (hand-offs 400-2000 ns" "$T/out"; then
+    ok "compare-mpi.sh --from-csv: a lone stalled run makes no placement of its own"
 else
-    bad "compare-mpi.sh --from-csv: expected a fast placement of round 4 (1.25); got: $(cat "$T/out" "$T/err")"
+    bad "compare-mpi.sh --from-csv: expected one placement with a stalled run; got: $(cat "$T/out" "$T/err")"
+fi
+# Two rounds with a hand-off 4x faster are a placement of their own.
+printf '4,net,2,rt,pair,64,512,11,100,110,0.1\n4,net,2,p+quiet,heap,8,256,11,500,510,0.01\n4,mpi,2,put+flush,win,8,256,11,400,410,0\n' >>"$T/kept.csv"
+printf '5,net,2,rt,pair,64,512,11,110,120,0.1\n5,net,2,p+quiet,heap,8,256,11,550,560,0.01\n5,mpi,2,put+flush,win,8,256,11,400,410,0\n' >>"$T/kept.csv"
+if sh "$S/compare-mpi.sh" --from-csv "$T/kept.csv" >"$T/out" 2>"$T/err" &&
+    grep -q "^fast placement (hand-offs 100-110 ns: one host core).*net 2 mpi 2 run" "$T/out" &&
+    grep -q "^slow placement (hand-offs 400-450 ns).*net 3 mpi 3 mpis 3 run" "$T/out" &&
+    grep -Eq "^p\+quiet +heap +8 .* put\+flush +400 +1\.31 " "$T/out"; then
+    ok "compare-mpi.sh --from-csv: two runs 4x faster are a placement of their own"
+else
+    bad "compare-mpi.sh --from-csv: expected a fast placement of rounds 4 and 5 (1.31); got: $(cat "$T/out" "$T/err")"
 fi
 sh "$S/compare-mpi.sh" --from-csv "$T/none.csv" >"$T/out" 2>"$T/err"; st=$?
 [ "$st" = 2 ] && grep -qF "compare-mpi.sh: --from-csv needs a file kept by --keep, got '$T/none.csv'" "$T/err" &&

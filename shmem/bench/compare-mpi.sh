@@ -33,10 +33,10 @@
 # rt row of its own shmem-bench run on 2 PEs, or, for mpi-rma-bench, which
 # has none, and the split run, whose rt is between PEs of one CPU, that of
 # the same round's run on two supernodes, taken beside it), judged within
-# the sitting: where the slowest hand-off is 2.5x the fastest or more, a
-# hand-off under their geometric mean is "fast" (one core), the others
-# "slow"; else all runs are of one placement (a lone slow run does not
-# split a sitting in two). So MPI's runs and the layer's are placed alike
+# the sitting: where the sorted hand-offs have a gap of 2x or more with at
+# least two runs on each side, those under it are "fast" (one core), the
+# others "slow"; else all runs are of one placement (a lone stalled run
+# does not split a sitting in two). So MPI's runs and the layer's are placed alike
 # even when all the runs of one kind fell in one placement. The table,
 # per placement: medians over the runs of each run's median, ns per call,
 # and net/MPI, the median over the rounds of the ratio of the layer's run
@@ -149,29 +149,45 @@ function round_ratio(lab, row, fl, pl, base,   run, rk, mr, rl) {
     # The hand-off between CPUs 0 and 1 of the 2-PE runs places every run.
     if ($4 == "rt" && ($2 == "shm" || $2 == "net" || $2 == "netb")) {
         hand[run] = $9
-        if ($9 + 0 > most) most = $9 + 0
-        if (least == "" || $9 + 0 < least) least = $9 + 0
+        hs[++nh] = $9 + 0
     }
 }
 END {
-    # Two placements only where the hand-offs of the sitting differ by
-    # 2.5x or more (one host core against two); then the line between
-    # them is their geometric mean. Else every run is of one placement.
-    split_at = most >= 2.5 * least ? sqrt(most * least) : 0
+    # Two placements only where the sorted hand-offs have a gap of 2x or
+    # more with at least two runs on each side (one host core against two;
+    # a lone stalled run is no placement); the line between them is the
+    # geometric mean of the gap'"'"'s ends. Else every run is of one placement.
+    for (i = 2; i <= nh; i++) {
+        x = hs[i]
+        for (j = i - 1; j >= 1 && hs[j] > x; j--) hs[j + 1] = hs[j]
+        hs[j + 1] = x
+    }
+    split_at = 0
+    gap = 2
+    for (i = 2; i + 2 <= nh + 0; i++)
+        if (hs[i] > 0 && hs[i + 1] / hs[i] >= gap) {
+            gap = hs[i + 1] / hs[i]
+            split_at = sqrt(hs[i] * hs[i + 1])
+        }
     np = split("slow fast", places, " ")
     for (run in runs) {
         split(run, rk, SUBSEP)
         h = (run in hand) ? hand[run] : ((rk[1], "net") in hand) ? hand[rk[1], "net"] : hand[rk[1], "shm"]
         place[run] = h + 0 < split_at ? "fast" : "slow"
+        if (run in hand) {
+            if (!((place[run], "lo") in hr) || h + 0 < hr[place[run], "lo"]) hr[place[run], "lo"] = h + 0
+            if (h + 0 > hr[place[run], "hi"]) hr[place[run], "hi"] = h + 0
+        }
     }
     for (p = 1; p <= np; p++) {
         n = 0
         for (run in runs) if (place[run] == places[p]) n++
         if (n == 0) continue
         if (split_at == 0)
-            printf "\none placement (hand-offs %.0f-%.0f ns, within 2.5x of each other):", least, most
+            printf "\none placement (hand-offs %.0f-%.0f ns, no gap of 2x between two runs or more on each side):", hr["slow", "lo"], hr["slow", "hi"]
         else
-            printf "\n%s placement (%s):", places[p], places[p] == "fast" ? sprintf("a hand-off under %.0f ns: one host core", split_at) : "the others"
+            printf "\n%s placement (hand-offs %.0f-%.0f ns%s):", places[p], hr[places[p], "lo"], hr[places[p], "hi"],
+                places[p] == "fast" ? ": one host core" : ""
         for (run in runs) if (place[run] == places[p]) cnt[places[p], runs[run]]++
         split("shm split net netb mpi mpis", labs, " ")
         for (l = 1; l <= 6; l++) if (cnt[places[p], labs[l]]) printf " %s %d", labs[l], cnt[places[p], labs[l]]
