@@ -73,8 +73,11 @@ static volatile sig_atomic_t armed;
 static void remove_names(void)
 {
     for (size_t i = 0; i < PSHM_ARRAY_LEN(guard_obj); i++)
-        if (guard_obj[i] != NULL)
+        if (guard_obj[i] != NULL) {
+            /* Another thread may be between the create and its record. */
+            seg_wait_created(guard_obj[i]);
             seg_be_unlink_signal(guard_obj[i], guard_cfg);
+        }
 }
 
 /* Runs the application's handler `a` for sig as the kernel would have. */

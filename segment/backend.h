@@ -42,6 +42,15 @@ const char *seg_open_advice(int err, const char *otherwise);
 int seg_fd_unlink(seg_obj_t *o, const char *dir);
 /* The removal alone, async-signal-safe: 0, or -errno of the unlink. */
 int seg_fd_unlink_quiet(const seg_obj_t *o, const char *dir);
+/* Around a backend's exclusive create and the record of the object as
+ * named (seg_fd_created, or the SysV fields): a signal delivered at the
+ * create's return would run the guard's handler with the name made and not
+ * yet recorded, and leave it behind. So this thread blocks every signal
+ * from before the create to the record (a pending one is delivered at
+ * _end, the name recorded), and o->creating makes a handler on another
+ * thread wait for the record (seg_wait_created). _end keeps errno. */
+void seg_create_begin(seg_obj_t *o, sigset_t *old);
+void seg_create_end(seg_obj_t *o, const sigset_t *old);
 /* Marks an object just created exclusively behind `fd` as ours and named
  * (its name already in o->ref.name), before anything that may fail or
  * take long: from now on the signal guard removes it. */

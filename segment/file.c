@@ -53,7 +53,14 @@ int seg_be_create(seg_obj_t *o, const pshm_cfg_t *cfg, const char *name, size_t 
         return pshm_err(-EINVAL, "bad object name \"%s\"", name);
     snprintf(shown, sizeof shown, "%s/%s", cfg->tmpdir, name);
     if ((dfd = open_dir(cfg)) < 0) return dfd;
+    sigset_t mask;
+    seg_create_begin(o, &mask);
     fd = openat(dfd, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd >= 0) {
+        snprintf(o->ref.name, sizeof o->ref.name, "%s", name);
+        seg_fd_created(o, fd);
+    }
+    seg_create_end(o, &mask);
     if (fd < 0) {
         struct stat st;
         rc = errno == EEXIST ? seg_exists_err("file", shown,
@@ -66,8 +73,6 @@ int seg_be_create(seg_obj_t *o, const pshm_cfg_t *cfg, const char *name, size_t 
         close(dfd);
         return rc;
     }
-    snprintf(o->ref.name, sizeof o->ref.name, "%s", name);
-    seg_fd_created(o, fd);
     if ((rc = seg_fd_setup(o, fd, shown, cfg->tmpdir, len, advice, hdr, cfg->huge_advise)) < 0) {
         /* Name first: the guard may run until `named` is cleared below. */
         unlinkat(dfd, name, 0);

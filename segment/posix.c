@@ -38,7 +38,14 @@ int seg_be_create(seg_obj_t *o, const pshm_cfg_t *cfg, const char *name, size_t 
     if (snprintf(pname, sizeof pname, "/%s", name[0] == '/' ? name + 1 : name) >=
         (int)sizeof pname)
         return pshm_err(-ENAMETOOLONG, "object name %s is too long", name);
+    sigset_t mask;
+    seg_create_begin(o, &mask);
     fd = shm_open(pname, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd >= 0) {
+        memcpy(o->ref.name, pname, sizeof pname);
+        seg_fd_created(o, fd);
+    }
+    seg_create_end(o, &mask);
     if (fd < 0) {
         if (errno == EEXIST) {
             struct stat st;
@@ -51,8 +58,6 @@ int seg_be_create(seg_obj_t *o, const pshm_cfg_t *cfg, const char *name, size_t 
                         pname, strerror(errno),
                         seg_open_advice(errno, "check that " SHM_DIR " is a writable tmpfs"));
     }
-    memcpy(o->ref.name, pname, sizeof pname);
-    seg_fd_created(o, fd);
     if ((rc = seg_fd_setup(o, fd, pname, SHM_DIR, len, advice, hdr, cfg->huge_advise)) < 0) {
         /* Name first: the guard may run until `named` is cleared below. */
         shm_unlink(pname);

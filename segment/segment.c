@@ -7,6 +7,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -542,6 +543,34 @@ int seg_fd_unlink_quiet(const seg_obj_t *o, const char *dir)
         a.st_dev == b.st_dev && a.st_ino == b.st_ino && unlink(path) < 0 && errno != ENOENT)
         return -errno;
     return 0;
+}
+
+void seg_create_begin(seg_obj_t *o, sigset_t *old)
+{
+    sigset_t all;
+
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, old);
+    o->creating = 1;
+    /* A handler on another thread reads `creating` before the name. */
+    atomic_thread_fence(memory_order_seq_cst);
+}
+
+void seg_create_end(seg_obj_t *o, const sigset_t *old)
+{
+    int e = errno;
+
+    /* The record (named, fd, name) is seen before `creating` clears. */
+    atomic_thread_fence(memory_order_seq_cst);
+    o->creating = 0;
+    pthread_sigmask(SIG_SETMASK, old, NULL);
+    errno = e;
+}
+
+void seg_wait_created(const seg_obj_t *o)
+{
+    while (o->creating)
+        atomic_thread_fence(memory_order_seq_cst);
 }
 
 void seg_fd_created(seg_obj_t *o, int fd)

@@ -13,6 +13,7 @@
 #ifndef PSHM_SEGMENT_H
 #define PSHM_SEGMENT_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -68,6 +69,7 @@ typedef struct seg_obj {
     int fd;         /* open while named (posix/file), else -1 */
     bool owner;     /* created here: this process removes the name */
     bool named;     /* the name still exists in the system */
+    volatile sig_atomic_t creating; /* between seg_create_begin and _end */
     uint64_t huge;  /* hugetlbfs file: its page size, to which len is rounded; else 0 */
 } seg_obj_t;
 
@@ -94,6 +96,10 @@ int seg_be_unlink(seg_obj_t *o, const struct pshm_cfg *cfg);
  * named (owner, named set) from the moment its exclusive create succeeded,
  * so that a signal at any point of the creation finds it. */
 void seg_be_unlink_signal(const seg_obj_t *o, const struct pshm_cfg *cfg);
+/* The signal guard's handler, before seg_be_unlink_signal: returns once no
+ * other thread is between the exclusive create of o's name and its record
+ * as named (seg_create_begin .. _end), which takes microseconds. */
+void seg_wait_created(const seg_obj_t *o);
 /* Unmaps and closes; removes the name too if still named and owned. */
 void seg_be_release(seg_obj_t *o, const struct pshm_cfg *cfg);
 /* Bytes available for new objects in the backing store (free space of

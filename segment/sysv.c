@@ -118,19 +118,24 @@ int seg_be_create(seg_obj_t *o, const pshm_cfg_t *cfg, const char *name, size_t 
     /* From the hugetlb pool (PSHM_HUGEPAGES, hugepages.c): shmget reserves
      * every page there at once. Not for ranges, moved over 4 KiB pages. */
     bool tlb = cfg->huge_tlb != 0 && hdr->kind != SEG_KIND_RANGE;
+    sigset_t mask;
+    seg_create_begin(o, &mask);
     int id = shmget((key_t)key, len, IPC_CREAT | IPC_EXCL | 0600 | (tlb ? SHM_HUGETLB : 0));
     if (id < 0 && tlb && (errno == ENOMEM || errno == EPERM) && cfg->hugepages == HUGE_AUTO) {
         tlb = false; /* "auto": the pool ran short, 4 KiB pages then */
         id = shmget((key_t)key, len, IPC_CREAT | IPC_EXCL | 0600);
     }
+    if (id >= 0) {
+        /* Ours and named from now on: the signal guard removes it. */
+        o->ref.shmid = id;
+        o->fd = -1;
+        o->owner = true;
+        atomic_signal_fence(memory_order_seq_cst);
+        o->named = true;
+    }
+    seg_create_end(o, &mask);
     if (id < 0 && tlb) return hugetlb_err(errno, shown, key, len, cfg->huge_tlb);
     if (id < 0) return create_err(errno, shown, key, len);
-    /* Ours and named from now on: the signal guard removes it. */
-    o->ref.shmid = id;
-    o->fd = -1;
-    o->owner = true;
-    atomic_signal_fence(memory_order_seq_cst);
-    o->named = true;
     /* SysV modes ignore the umask; check that nobody else may map it. */
     if (shmctl(id, IPC_STAT, &ds) < 0 || (ds.shm_perm.mode & 0777) != 0600) {
         rc = pshm_err(-EPERM, "SysV segment %s does not have mode 0600", shown);
