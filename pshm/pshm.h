@@ -134,6 +134,12 @@ PSHM_API int pshm_node_rank_of(const pshm_ctx_t *ctx, int rank);
 PSHM_API int pshm_is_local(const pshm_ctx_t *ctx, int rank);
 /* Job rank of supernode rank `node_rank`. */
 PSHM_API int pshm_node_member(const pshm_ctx_t *ctx, int node_rank);
+/* The processes of this host (of every supernode of the job) whose CPU
+ * affinity meets this process's, itself included; *cpus, if not NULL, gets
+ * the CPUs this process may run on (affinity mask, cgroup CPU quota). While
+ * the count exceeds *cpus, pshm's waits yield the CPU (GASNET_WAIT_MODE
+ * auto); a runtime's own waits can follow the same rule. */
+PSHM_API int pshm_cpu_sharers(const pshm_ctx_t *ctx, int *cpus);
 
 /* ---------------------------------------------------------------- segments */
 
@@ -274,9 +280,10 @@ PSHM_API void *pshm_get_user_data(const pshm_ctx_t *ctx);
 PSHM_API int pshm_poll(pshm_ctx_t *ctx);
 
 /*
- * Polls until cond(arg) returns non-zero. Spins while the supernode has no
- * more processes than the CPUs this process may run on (affinity mask, cgroup
- * CPU quota), else yields the CPU (GASNET_WAIT_MODE overrides).
+ * Polls until cond(arg) returns non-zero. Spins while the host has no more
+ * processes that may run on this process's CPUs than those CPUs (affinity
+ * mask, cgroup CPU quota: pshm_cpu_sharers), else yields the CPU
+ * (GASNET_WAIT_MODE overrides).
  * Fails with -ESRCH if a peer died, -ECANCELED if the job was aborted.
  */
 PSHM_API int pshm_wait_until(pshm_ctx_t *ctx, int (*cond)(void *arg), void *arg);

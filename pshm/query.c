@@ -37,6 +37,17 @@ int pshm_host_count(const pshm_ctx_t *ctx)
     return rc < 0 ? rc : ctx->nm.host_count;
 }
 
+int pshm_cpu_sharers(const pshm_ctx_t *ctx, int *cpus)
+{
+    int rc = ctx_check(ctx, CTX_INIT, "pshm_cpu_sharers");
+
+    if (rc < 0)
+        return rc;
+    if (cpus != NULL)
+        *cpus = ctx->ncores;
+    return ctx->cpu_sharers;
+}
+
 static int check_rank(const pshm_ctx_t *ctx, int rank, const char *fn)
 {
     if (PSHM_UNLIKELY(rank < 0 || rank >= ctx->size))

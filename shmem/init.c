@@ -177,6 +177,10 @@ static void init_with(int requested)
         shm_fatal("shmem_init", "%s", pshm_last_error());
     shm.me = pshm_rank(shm.ctx);
     shm.npes = pshm_size(shm.ctx);
+    /* pshm's judgement, over the host's PEs whatever the supernodes: the
+     * layer's own waits on MPI yield where pshm's do. */
+    int cpus = 0;
+    shm.crowded = pshm_cpu_sharers(shm.ctx, &cpus) > cpus;
     shm_sym.debug = env.debug;
     check_local();
     find_node();

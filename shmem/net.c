@@ -67,30 +67,6 @@ int shm_net_area(const char *call, const void *sym, size_t n, size_t *off)
     return a;
 }
 
-/* PEs on this host (MPI's shared-memory split, which sees the real host
- * whatever the supernodes) against the CPUs they may run on together: the
- * union of their affinity masks (mpirun may bind each to a core of its own,
- * and then one PE's mask alone would say "crowded" wrongly). */
-static int host_crowded(void)
-{
-    MPI_Comm host;
-    cpu_set_t set, all;
-    int n = 0;
-
-    if (MPI_Comm_split_type(shm_comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &host) !=
-        MPI_SUCCESS)
-        return 0;
-    if (sched_getaffinity(0, sizeof set, &set) != 0) {
-        CPU_ZERO(&set);
-        CPU_SET(0, &set);
-    }
-    MPI_Comm_size(host, &n);
-    if (MPI_Allreduce(&set, &all, (int)sizeof set, MPI_BYTE, MPI_BOR, host) != MPI_SUCCESS)
-        all = set;
-    MPI_Comm_free(&host);
-    return n > CPU_COUNT(&all);
-}
-
 int shm_net_start(pshm_bootstrap_t *boot, int mpi_thread)
 {
     int init = 0, fin = 0, mrc, rc, rank, size;
@@ -127,7 +103,6 @@ int shm_net_start(pshm_bootstrap_t *boot, int mpi_thread)
     rc = pshm_mpi_bootstrap(MPI_COMM_WORLD, boot);
     if (rc < 0)
         shm_fatal("shmem_init", "%s", pshm_last_error());
-    shm.crowded = host_crowded();
     return mpi_provided;
 }
 

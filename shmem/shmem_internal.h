@@ -46,7 +46,7 @@ extern struct shm_state {
     int *node_pes;      /* the PEs of my supernode, ascending (me included) */
     int node_npes;      /* how many */
     int node_leader;    /* node_pes[0] */
-    int crowded;        /* PEs on this host outnumber its CPUs: MPI waits yield */
+    int crowded;        /* pshm_cpu_sharers: waits yield; the layer's on MPI too */
     long progress_us;   /* SHMEM_PROGRESS_INTERVAL: the progress thread's period, 0 off */
 } shm SHM_HIDDEN;
 

@@ -9,7 +9,6 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include <sched.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -189,10 +188,6 @@ static int cond_and_serve(void *arg)
     if (c->cond(c->arg))
         return 1;
     shm_net_serve();
-    /* pshm counts only the supernode's processes against the CPUs; the
-     * host may hold more (other supernodes of the job). */
-    if (shm.crowded)
-        sched_yield();
     return c->cond(c->arg);
 }
 

@@ -57,6 +57,7 @@ static void not_a_context(pshm_ctx_t *bad, const char *words)
     BAD(pshm_node_rank_of(bad, 0), -EINVAL, words);
     BAD(pshm_is_local(bad, 0), -EINVAL, words);
     BAD(pshm_node_member(bad, 0), -EINVAL, words);
+    BAD(pshm_cpu_sharers(bad, NULL), -EINVAL, words);
     BAD(pshm_attach(bad, 4096), -EINVAL, words);
     BAD(pshm_segment_info(bad, 0, &si), -EINVAL, words);
     BAD(pshm_translate(bad, 0, &c, &p), -EINVAL, words);

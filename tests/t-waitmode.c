@@ -13,7 +13,8 @@
  * over the processes whose masks meet: each bound to a CPU of its own (as
  * mpirun and batch systems bind ranks) spins; two supernodes of one
  * process each, pinned to one CPU, yield, and so do two simulated hosts
- * (PSHM_SIM_HOSTS) of one machine.
+ * (PSHM_SIM_HOSTS) of one machine. pshm_cpu_sharers gives the counts the
+ * rule compares, in every case.
  */
 #include "internal.h"
 #include "tests/amtest.h"
@@ -73,6 +74,15 @@ static int worker(void)
     }
     CHECK_OK(pshm_init(&ctx, NULL));
     rank = pshm_rank(ctx);
+    /* The public query gives the two counts the rule compares. */
+    int cpus = -1, sharers = pshm_cpu_sharers(ctx, &cpus);
+    if (sharers != ctx->cpu_sharers || cpus != ctx->ncores || (sharers > cpus) != over ||
+        pshm_cpu_sharers(ctx, NULL) != sharers) {
+        printf("FAIL rank %d: pshm_cpu_sharers gave %d process(es) on %d CPU(s); pshm counted "
+               "%d on %d, expected oversubscribed %d\n", rank, sharers, cpus, ctx->cpu_sharers,
+               ctx->ncores, over);
+        return T_FAIL;
+    }
     if (ctx->ncores != want || ctx->oversubscribed != over) {
         printf("FAIL rank %d: counted %d usable CPUs, %d process(es) sharing them "
                "(oversubscribed %d), expected %d CPU(s), oversubscribed %d\n", rank, ctx->ncores,
