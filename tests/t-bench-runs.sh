@@ -25,7 +25,7 @@ fi
 # Two runs of each of two "builds" (this tree twice), alternating.
 if run 0 "$T/out" -- "$S" -n 2 --no-chrt --ab "$B" --keep "$T/k" -- --tests limits,short --quick --reps 3; then
     for tag in this other; do
-        n=$(ls "$T/k" | grep -c "^$tag\.[12]\.csv")
+        n=$(ls "$T/k" | grep -c "^$tag\.[12]\.csv$")
         m=$(ls "$T/k" | grep -c "^$tag\.[12]\.csv\.moved")
         [ $((n + m)) = 2 ] || bad "$tag: $n kept + $m moved runs, expected 2 in all"
         # Runs of short/8 printed for this build, over both placements.
