@@ -235,14 +235,21 @@ static long bad_sends(pshm_ctx_t *ctx, int peer)
 #undef GOOD
 }
 
+static int flag_set(void *arg) { return *(volatile int *)arg != 0; }
+
 /* Rank 0 fills its queue to rank 1 with IMMEDIATE while rank 1 does not
- * poll: -EAGAIN and nothing enqueued; then rank 1 drains everything. */
-static long immediate_full(pshm_ctx_t *ctx, int me, volatile int *release)
+ * poll: -EAGAIN and nothing enqueued; then rank 1 drains everything. Rank
+ * 0 starts once rank 1 says it stopped polling (flags[1] of rank 0's
+ * segment): rank 1 may still be in the barrier before, polling, after
+ * rank 0 left it, and would make room between two -EAGAIN. */
+static long immediate_full(pshm_ctx_t *ctx, int me, volatile int *flags)
 {
+    volatile int *release = &flags[0];
     long sent = 0;
     int rc = 0;
 
     if (me == 0) {
+        CHECK_OK(pshm_wait_until(ctx, flag_set, (void *)&flags[1]));
         for (long i = 0; i < 1000000 && rc == 0; i++)
             if ((rc = pshm_am_request_short(ctx, 1, H_COUNT, PSHM_IMMEDIATE, 0, NULL)) == 0)
                 sent++;
@@ -257,6 +264,10 @@ static long immediate_full(pshm_ctx_t *ctx, int me, volatile int *release)
         printf("ok: IMMEDIATE on a full queue: -EAGAIN after %ld messages: %s\n", sent,
                pshm_last_error());
     } else {
+        int one = 1;
+        pshm_seginfo_t si;
+        CHECK_OK(pshm_segment_info(ctx, 0, &si));
+        CHECK_OK(pshm_put(ctx, 0, (int *)si.owner_base + 1, &one, sizeof one));
         for (long n = 0; !*release && n < 20000; n++)
             usleep(1000);   /* not polling: the queue from rank 0 fills */
         CHECK(*release);
