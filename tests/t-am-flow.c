@@ -44,6 +44,16 @@ static void cnt(pshm_token_t *t, void *p, size_t n, const uint32_t *a, unsigned 
 }
 static int reached(void *arg) { return counted >= *(long *)arg; }
 
+/* Ranks 0 and 2 said they stopped polling (t-am-flow's IMMEDIATE part). */
+typedef struct {
+    volatile int *flag;
+} both_stopped_t;
+static int both_stopped(void *arg)
+{
+    const both_stopped_t *w = arg;
+    return w->flag[1] != 0 && w->flag[2] != 0;
+}
+
 int main(int argc, char **argv)
 {
     if (am_no_peers())
@@ -74,16 +84,25 @@ int main(int argc, char **argv)
            me, PER_PEER * np);
 
     /* IMMEDIATE: ranks 0 and 2 stop polling (they sleep on a flag in their
-     * segment) while rank 1 fills the queue to 0, then the pool. */
+     * segment) while rank 1 fills the queue to 0, then the pool. Rank 1
+     * starts once both say they stopped (flag[1], flag[2] of its
+     * segment): one may still be in the barrier, polling, after rank 1
+     * left it. */
     volatile int *flag;
     pshm_seginfo_t si;
     CHECK_OK(pshm_segment_info(ctx, me, &si));
     flag = si.local_base;
-    *flag = 0;
+    flag[0] = flag[1] = flag[2] = 0;
     CHECK_OK(pshm_barrier(ctx));
     if (me == 0 || me == 2) {
+        int one = 1;
+        pshm_seginfo_t r1;
+        CHECK_OK(pshm_segment_info(ctx, 1, &r1));
+        CHECK_OK(pshm_put(ctx, 1, (int *)r1.owner_base + 1 + me / 2, &one, sizeof one));
         while (*flag == 0) usleep(1000); /* not polling */
     } else if (me == 1) {
+        both_stopped_t w = {flag};
+        CHECK_OK(pshm_wait_until(ctx, both_stopped, &w));
         uint32_t k = 0;
         int one = 1;
         uint8_t *p = malloc(65536);
