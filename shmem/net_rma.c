@@ -13,6 +13,8 @@
  * Each operation holds the MPI lock from its first MPI call to its flush;
  * the state below is read and written only under that lock.
  */
+#include "shmem_internal.h"
+
 #if PSHMEM_HAVE_MPI
 #include "net.h"
 
