@@ -183,6 +183,14 @@ fi
     grep -q "^# placement: not pinned" "$T/nopin" || bad "--no-pin: the placement line judges CPUs it does not hold: $(grep placement "$T/nopin")"
 fi
 
+# --touch moves or drops the Medium servers' read; the payload checks still run
+[ $nopshm = 1 ] || for w in after none; do
+    run 0 "$T/touch" -- "$R" -n 2 "$P" --quick --tests limits,medium,medium-prepare --sizes 64,4K --touch $w || continue
+    grep -q "^# --touch $w: " "$T/touch" || bad "--touch $w: the header does not say so"
+    n=$(grep -c "^ *\(64\|4096\) .* [0-9.]*$" "$T/touch")
+    [ "$n" = 4 ] || bad "--touch $w: expected medium and medium-prepare rows of 64 and 4096 with a ratio, got $n"
+done
+
 # --- usage errors: exit 2 and a message naming the problem
 usage() {
     local pat=$1
@@ -207,6 +215,8 @@ usage "unknown test 'foo'" "$P" --tests short,foo
 usage "cpus" "$P" --cpus 0,4000
 usage "CPU 1000 is not one" "$P" --cpus 0,1000
 usage "unknown option '--bogus'" "$P" --bogus
+usage "--touch wants before, after or none, not 'later'" "$P" --touch later
+usage "--touch wants before, after or none, not ''" "$P" --touch=
 usage "unexpected argument" "$P" extra
 usage "exclusive" "$P" --csv --json
 usage "exclusive" "$P" --instructions --limits-only
@@ -221,7 +231,7 @@ usage "iters" "$R" -n 2 "$P" --iters x
 "$P" --help >"$T/help" 2>&1 || bad "--help exited non-zero"
 for opt in --tests --quick --limits-only --poll-idle --startup --sizes --min-size --max-size \
            --segsize --iters --reps --warmup --window --cpus --no-pin --csv --json --plot --help \
-           --instructions; do
+           --instructions --touch; do
     grep -q -- "$opt" "$T/help" || bad "--help does not mention $opt"
 done
 for t in medium-prepare long-prepare; do

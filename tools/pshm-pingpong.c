@@ -224,16 +224,24 @@ static void h_ping_short(pshm_token_t *tk, void *buf, size_t n, const uint32_t *
     g.count++;
 }
 
+/* The payload's first byte, read in place, when --touch says so. */
+static void touch_payload(const void *buf, size_t n, int when)
+{
+    if (n > 0 && o.touch == when) sink_byte = *(const volatile unsigned char *)buf;
+}
+
 /* Does what the 1-copy ring limit's receiver does: looks at the payload's
- * first byte in place, answers with the same size from its own buffer.
- * (Echoing `buf` would add a cross-core read of the whole payload that the
- * limit does not pay, and compare unlike things.) */
+ * first byte in place (before the reply, or as --touch says), answers with
+ * the same size from its own buffer. (Echoing `buf` would add a cross-core
+ * read of the whole payload that the limit does not pay, and compare unlike
+ * things.) */
 static void h_ping_medium(pshm_token_t *tk, void *buf, size_t n, const uint32_t *args, unsigned nargs)
 {
     (void)args, (void)nargs;
-    if (n > 0) sink_byte = *(volatile unsigned char *)buf;
+    touch_payload(buf, n, BENCH_TOUCH_BEFORE);
     int rc = pshm_am_reply_medium(tk, H_PONG, g.p.src, n, 0, 0, NULL);
     if (rc < 0 && !g.hrc) g.hrc = rc;
+    touch_payload(buf, n, BENCH_TOUCH_AFTER);
     g.count++;
 }
 
@@ -255,9 +263,10 @@ static void h_ping_medium_prep(pshm_token_t *tk, void *buf, size_t n, const uint
                                unsigned nargs)
 {
     (void)args, (void)nargs;
-    if (n > 0) sink_byte = *(volatile unsigned char *)buf;
+    touch_payload(buf, n, BENCH_TOUCH_BEFORE);
     int rc = reply_prepared(tk, H_PONG, g.p.src, n, NULL);
     if (rc < 0 && !g.hrc) g.hrc = rc;
+    touch_payload(buf, n, BENCH_TOUCH_AFTER);
     g.count++;
 }
 
@@ -271,10 +280,11 @@ static void h_ping_long_prep(pshm_token_t *tk, void *buf, size_t n, const uint32
     g.count++;
 }
 
+/* The requester's side: nothing follows its read (--touch none: no read). */
 static void h_pong(pshm_token_t *tk, void *buf, size_t n, const uint32_t *args, unsigned nargs)
 {
     (void)tk, (void)args, (void)nargs;
-    if (n > 0) sink_byte = *(volatile unsigned char *)buf;
+    if (n > 0 && o.touch != BENCH_TOUCH_NONE) sink_byte = *(volatile unsigned char *)buf;
     g.pongs++;
 }
 
@@ -687,6 +697,10 @@ static void meet_peer(void)
                "worst = slowest repetition; ratio = value / floor of the same operation\n", BENCH_LAT_BLOCK);
     }
     if (!o.csv && !o.json) printf("# placement: %s\n", g.placement);
+    if (!o.csv && !o.json && o.touch != BENCH_TOUCH_BEFORE)
+        printf("# --touch %s: the Medium ping-pongs' and limit-ring's server reads the payload %s\n",
+               o.touch == BENCH_TOUCH_AFTER ? "after" : "none",
+               o.touch == BENCH_TOUCH_AFTER ? "after its reply" : "nowhere (nor does the requester)");
     if (g.p.same_core)
         bench_note("both processes run on CPU %d: latencies are scheduler time slices", a);
 }
@@ -946,7 +960,7 @@ int main(int argc, char **argv)
     g.cpu[0] = g.cpu[1] = -1;
     bench_parse_args(argc, argv, &o, &allowed_cpus);
     bench_set_format(o.csv ? BENCH_CSV : o.json ? BENCH_JSON : BENCH_TABLE);
-    g.p.reps = o.reps, g.p.quick = o.quick;
+    g.p.reps = o.reps, g.p.quick = o.quick, g.p.touch = o.touch;
     g.p.iters = o.iters, g.p.warmup = o.warmup, g.p.window = o.window;
     g.p.reset = reset_counters;
     g.p.before = check_before, g.p.after = check_after;

@@ -3,6 +3,7 @@
  */
 #include "common/misc.h"
 #include "tools/util/bench_limits.h"
+#include "tools/util/bench_opts.h"
 #include "tools/util/bench_stats.h"
 #include "tools/util/bench_sys.h"
 
@@ -10,6 +11,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -130,8 +132,26 @@ static void ring_send(int k, const unsigned char *src, size_t len)
     } while (off < len);
 }
 
-/* Reads in place: the inline bytes, or the first byte of a chunk. */
-static void ring_recv(int k, size_t len)
+/* Reads slot h of ring k in place: the inline bytes, or the chunk's first
+ * byte. */
+static void ring_touch(int k, uint64_t h)
+{
+    lim_ring_t *r = &g->lim->ring[k];
+    lim_hdr_t *hd = &r->hdr[h % LIM_NSLOT];
+    if (hd->len <= LIM_INL) memcpy(sink_words, hd->inl, hd->len);
+    else sink_byte = r->data[h % LIM_NSLOT][0];
+}
+
+static void ring_release(int k, uint64_t h)
+{
+    /* release: my reads of the slot happen before the sender reuses it */
+    atomic_store_explicit(&g->lim->ring[k].hdr[h % LIM_NSLOT].seq, 0, memory_order_release);
+}
+
+/* Takes the next message of ring k: reads it in place (ring_touch) when
+ * `touch`, and frees its slots unless `hold` (ring_touch_release later:
+ * a message has at most 64 KiB / LIM_CHUNK = 2 of the 8 slots). */
+static void ring_recv_as(int k, size_t len, bool touch, bool hold)
 {
     lim_ring_t *r = &g->lim->ring[k];
     size_t off = 0;
@@ -139,26 +159,36 @@ static void ring_recv(int k, size_t len)
         uint64_t h = ring_head[k];
         lim_hdr_t *hd = &r->hdr[h % LIM_NSLOT];
         wait_eq(&hd->seq, h + 1);
-        size_t n = hd->len;
-        if (n <= LIM_INL) memcpy(sink_words, hd->inl, n);
-        else sink_byte = r->data[h % LIM_NSLOT][0];
-        atomic_store_explicit(&hd->seq, 0, memory_order_release); /* my reads happen before reuse */
+        off += hd->len; /* before the release: the sender may then reuse the slot */
+        if (touch) ring_touch(k, h);
+        if (!hold) ring_release(k, h);
         ring_head[k] = h + 1;
-        off += n;
     } while (off < len);
 }
+
+static void ring_touch_release(int k, uint64_t from, uint64_t to)
+{
+    for (uint64_t h = from; h < to; h++) ring_touch(k, h);
+    for (uint64_t h = from; h < to; h++) ring_release(k, h);
+}
+
+static void ring_recv(int k, size_t len) { ring_recv_as(k, len, true, false); }
 
 void bench_ring_op(size_t size)
 {
     ring_send(0, g->src, size);
-    ring_recv(1, size);
+    ring_recv_as(1, size, g->touch != BENCH_TOUCH_NONE, false);
 }
 
+/* The serving side reads the payload before its reply, after it (its slots
+ * are freed then), or not at all (--touch). */
 void bench_ring_serve(size_t size, long n)
 {
     for (long j = 0; j < n; j++) {
-        ring_recv(0, size);
+        uint64_t from = ring_head[0];
+        ring_recv_as(0, size, g->touch == BENCH_TOUCH_BEFORE, g->touch == BENCH_TOUCH_AFTER);
         ring_send(1, g->src, size);
+        if (g->touch == BENCH_TOUCH_AFTER) ring_touch_release(0, from, ring_head[0]);
     }
 }
 

@@ -86,6 +86,7 @@ typedef struct bench_pair {
     unsigned char *area[2];     /* rank r's shared data area (this process's view) */
     /* How the timing loops repeat (from the options). */
     int reps, quick;
+    int touch;                  /* BENCH_TOUCH_* (bench_opts.h): the ring's read */
     long iters, warmup, window; /* warmup < 0: a tenth of the iterations */
     void (*reset)(void);        /* before each repetition (the tool's message counters) */
     /* Around each repetition of a library test, outside the timed loop, on

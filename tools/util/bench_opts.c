@@ -79,6 +79,10 @@ static void usage(void)
 "  --reps R         repetitions (default 5)\n"
 "  --warmup N       untimed iterations before each repetition (default iters/10)\n"
 "  --window W       messages between acknowledgements in flood and bw (default 64)\n"
+"  --touch WHEN     where the serving side of the Medium ping-pongs (medium,\n"
+"                   medium-prepare) and of their floor (limit-ring) reads the\n"
+"                   payload's first byte: before its reply (default), after it,\n"
+"                   or none (neither side reads it): shows what that read costs\n"
 "\n"
 "Placement:\n"
 "  --cpus A,B,...   rank r runs on CPU LIST[r %% len] (default: the r %% n-th CPU\n"
@@ -169,7 +173,7 @@ void bench_parse_args(int argc, char **argv, bench_opts_t *opts, cpu_set_t *allo
                              *const f_sizes[] = {"--sizes", NULL}, *const f_min[] = {"--min-size", NULL},
                              *const f_max[] = {"--max-size", NULL}, *const f_cpus[] = {"--cpus", NULL},
                              *const f_tests[] = {"--tests", NULL}, *const f_plot[] = {"--plot", NULL},
-                             *const f_seg[] = {"--segsize", NULL},
+                             *const f_seg[] = {"--segsize", NULL}, *const f_touch[] = {"--touch", NULL},
                              *const f_ichild[] = {"--instr-child", NULL};
     int tests_given = 0;
     const char *v;
@@ -221,6 +225,11 @@ void bench_parse_args(int argc, char **argv, bench_opts_t *opts, cpu_set_t *allo
         } else if (cli_flag_value(argc, argv, &i, f_ichild, &v)) {
             if (!bench_instr_known(v)) cli_usage_error("--instr-child: unknown scenario '%s'", v);
             o->instr_child = v;
+        } else if (cli_flag_value(argc, argv, &i, f_touch, &v)) {
+            if (strcmp(v, "before") == 0) o->touch = BENCH_TOUCH_BEFORE;
+            else if (strcmp(v, "after") == 0) o->touch = BENCH_TOUCH_AFTER;
+            else if (strcmp(v, "none") == 0) o->touch = BENCH_TOUCH_NONE;
+            else cli_usage_error("--touch wants before, after or none, not '%s'", v);
         } else if (strcmp(a, "--instructions") == 0) {
             o->instructions = 1;
         } else if (strcmp(a, "--no-pin") == 0) {

@@ -22,6 +22,10 @@ enum {
 #define DEFAULT_LONG_MAX (16ull * 1024 * 1024)
 #define DEFAULT_PUT_MAX (16ull * 1024 * 1024)
 
+/* --touch: the serving side reads the payload's first byte before its reply
+ * (a handler that uses its data first: the default), after it, or never. */
+enum { BENCH_TOUCH_BEFORE = 0, BENCH_TOUCH_AFTER = 1, BENCH_TOUCH_NONE = 2 };
+
 typedef struct bench_opts {
     long iters, warmup, window; /* warmup -1: a tenth of the iterations, per size */
     int reps, iters_set, warmup_set;
@@ -35,6 +39,7 @@ typedef struct bench_opts {
     unsigned tests;
     const char *plot;
     uint64_t segsize;
+    int touch; /* BENCH_TOUCH_*: where the Medium ping-pongs' servers read the payload */
 } bench_opts_t;
 
 /* Fills *o from the defaults and argv; *allowed gets the CPUs this process
