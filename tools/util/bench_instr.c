@@ -27,6 +27,9 @@
 #define H_IREPLY 41 /* reply: counted */
 #define H_IPREP 42  /* request: reply with a prepared Medium of the same size */
 #define H_IPREP_REPLY 43 /* that reply: counted */
+#define H_IMED 44   /* request: reply with a copied Medium of the same size */
+
+#define MED_BYTES 64 /* the copied Mediums' payload: past a slot's 48 bytes, in a chunk */
 
 #define PREP_BYTES 4096 /* the prepared Mediums' payload, in a chunk */
 
@@ -78,6 +81,18 @@ static void h_iprep_reply(pshm_token_t *tk, void *buf, size_t n, const uint32_t 
     ic.replies++;
 }
 
+/* The copied Medium's request handler reads one byte of the payload and
+ * replies with the same size from a buffer of its own (counted by
+ * h_iprep_reply). */
+static void h_imed(pshm_token_t *tk, void *buf, size_t n, const uint32_t *args, unsigned nargs)
+{
+    static unsigned char out[MED_BYTES];
+    out[0] = *(volatile unsigned char *)buf;
+    int rc = pshm_am_reply_medium(tk, H_IPREP_REPLY, out, n, 0, nargs, args);
+    if (rc < 0 && !ic.hrc) ic.hrc = rc;
+    ic.served++;
+}
+
 /* ------------------------------------------------------------ the scenarios */
 
 typedef struct scenario {
@@ -96,6 +111,8 @@ static const scenario_t scenarios[] = {
     {"wait", "instr-wait-turn", "pshm_wait_until", NULL, BENCH_NO_SIZE, WAIT_N},
     {"pingpong-medium-prepare", "instr-pingpong-prepare",
      "pshm_am_prepare_request_medium,pshm_am_commit_request_medium,pshm_poll", NULL, PREP_BYTES,
+     PINGPONG_N},
+    {"pingpong-medium", "instr-pingpong-medium", "pshm_am_request_medium,pshm_poll", NULL, MED_BYTES,
      PINGPONG_N},
 };
 
@@ -164,7 +181,8 @@ int bench_instr_child(pshm_ctx_t *ctx, const char *name, _Atomic uint64_t *mine,
 {
     static const pshm_handler_entry_t h[] = {{H_IBURST, h_iburst, 2}, {H_IREPLY, h_ireply, 2},
                                              {H_IPREP, h_iprep, 0},
-                                             {H_IPREP_REPLY, h_iprep_reply, 0}};
+                                             {H_IPREP_REPLY, h_iprep_reply, 0},
+                                             {H_IMED, h_imed, 0}};
     /* burst-any: the same handlers, registered for any count (as the
      * flood's and most benchmarks' are) */
     static const pshm_handler_entry_t hany[] = {{H_IBURST, h_iburst, PSHM_AM_ANY_NARGS},
@@ -175,7 +193,7 @@ int bench_instr_child(pshm_ctx_t *ctx, const char *name, _Atomic uint64_t *mine,
 
     ic.ctx = ctx;
     rc = strcmp(s->name, "burst-any") == 0 ? pshm_am_register(ctx, hany, 2)
-                                           : pshm_am_register(ctx, h, 4);
+                                           : pshm_am_register(ctx, h, 5);
     if (rc < 0) return call_failed("pshm_am_register", rc);
     if ((rc = pshm_barrier(ctx)) < 0) return call_failed("pshm_barrier", rc);
     if (strncmp(s->name, "burst", 5) == 0) {
@@ -216,6 +234,21 @@ int bench_instr_child(pshm_ctx_t *ctx, const char *name, _Atomic uint64_t *mine,
                 *(unsigned char *)b = (unsigned char)i;
                 if ((rc = pshm_am_commit_request_medium(ctx, H_IPREP, PREP_BYTES, 0, NULL)) < 0)
                     return call_failed("pshm_am_commit_request_medium", rc);
+                tell(peers, i);
+                if (await(mine, i) < 0 || poll_until(&ic.replies, i)) return 1;
+            } else {
+                if (await(mine, i) < 0 || poll_until(&ic.served, i)) return 1;
+                tell(peers, i);
+            }
+        }
+    } else if (strcmp(s->name, "pingpong-medium") == 0) {
+        /* As pingpong, a copied Medium of MED_BYTES each way. */
+        static unsigned char out[MED_BYTES];
+        for (uint64_t i = 1; i <= PINGPONG_N; i++) {
+            if (me == 0) {
+                out[0] = (unsigned char)i;
+                if ((rc = pshm_am_request_medium(ctx, 1, H_IMED, out, MED_BYTES, 0, 0, NULL)) < 0)
+                    return call_failed("pshm_am_request_medium", rc);
                 tell(peers, i);
                 if (await(mine, i) < 0 || poll_until(&ic.replies, i)) return 1;
             } else {

@@ -99,6 +99,8 @@ static const char *title_of(const char *test)
         {"instr-wait-turn", "Instructions per turn of pshm_wait_until's loop with nothing arriving"},
         {"instr-pingpong-prepare", "Instructions per ping-pong round trip of 4 KiB Mediums through "
                                    "prepare/commit, every poll finding its message"},
+        {"instr-pingpong-medium", "Instructions per ping-pong round trip of 64-byte Mediums (in a "
+                                  "chunk) copied by request/reply, every poll finding its message"},
     };
     for (size_t i = 0; i < ARRAY_LEN(t); i++)
         if (strcmp(test, t[i].test) == 0) return t[i].title;
