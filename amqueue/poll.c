@@ -118,23 +118,29 @@ run_short_any(pshm_ctx_t *ctx, pshm_token_t *tok, amq_slot_t *s, uint32_t meta)
 
 /* The bits of a Medium's meta word that vary for one handler: spilled, and
  * the pad of a chunk. The rest, with the category, must be the handler's
- * key (ctx->am_meta) for medium_call: an exact count, no other bit set. */
+ * key (ctx->am_meta) for medium_call: its exact count, or any count of at
+ * most 16 for a handler of any count; no other bit set. */
 #define MEDIUM_VAR (1u << 15 | 7u << 16)
 _Static_assert(AMQ_CHUNK_HDR + PSHM_ALIGN_UP(4 * PSHM_AM_MAX_ARGS, 8) + 56 + PSHM_AM_MEDIUM_MAX <=
                    AMQ_CHUNK_MAX,
                "medium_call's bound: a chunk of a handler's count fits AMQ_CHUNK_MAX");
 #define MEDIUM_KEY (AMQ_MEDIUM << 13)
 
-/* Whether meta is that of a Medium to handler h (its low 8 bits) of an
- * exact count, for medium_call. */
-static inline bool medium_exact(const pshm_ctx_t *ctx, uint32_t meta, unsigned h)
+/* Whether meta is that of a Medium to handler h (its low 8 bits), for
+ * medium_call: of the handler's exact count, or of at most 16 args to a
+ * handler of any count (whose key has bit 31 set and a count of 0, see
+ * AMQ_META_ANY: the count masked and bit 31 flipped, a meta with bit 31
+ * set misses). */
+static inline bool medium_fast(const pshm_ctx_t *ctx, uint32_t meta, unsigned h)
 {
-    return (meta & ~MEDIUM_VAR) == (ctx->am_meta[h] | MEDIUM_KEY);
+    const uint32_t m = meta & ~MEDIUM_VAR, key = ctx->am_meta[h] | MEDIUM_KEY;
+    return m == key || (((m & ~(0x1fu << 8)) ^ AMQ_META_ANY) == key &&
+                        AMQ_META_NA(meta) <= PSHM_AM_MAX_ARGS);
 }
 
 /*
- * A Medium to a handler of an exact count (the caller matched its meta
- * word): the payload inline, or in the sender's chunk, is found from the
+ * A Medium whose meta word medium_fast matched (its handler's count, or
+ * at most 16 args to a handler of any count): the payload inline, or in the sender's chunk, is found from the
  * queue's pool (x->pool) and handed over with no other decoding. The
  * checks are run_other's, which reports what fails.
  */
@@ -150,7 +156,7 @@ medium_call(pshm_ctx_t *ctx, amq_rqx_t *x, amq_slot_t *s, uint32_t meta)
         uint64_t off, dsz = argsz + AMQ_META_PAD_BYTES(meta) + nbytes;
         __builtin_memcpy(&off, data, 8);
         /* With nbytes checked first, the chunk is at most AMQ_CHUNK_MAX
-         * (the count is the handler's, at most 16: the caller matched it),
+         * (the count is at most 16: medium_fast matched it),
          * which every pool holds, so the subtraction cannot wrap. */
         if (PSHM_UNLIKELY(nbytes > PSHM_AM_MEDIUM_MAX || off > poolsz - (AMQ_CHUNK_HDR + dsz)))
             return run_other(ctx, &x->tok, s, meta);
@@ -324,7 +330,7 @@ static int poll_queue(pshm_ctx_t *ctx, amq_rq_t *rq, unsigned budget, unsigned m
             ctx->am_fn[h](tok, NULL, 0, AMQ_SHORT_ARGS(s), meta >> 8);
             tok->state &= AMQ_TOK_NOREPLY; /* back to 0, or NOREPLY for a reply */
             s = rq_next(s, meta, &seq, row, x->end, q->l.ring);
-        } else if (medium_exact(ctx, meta, h)) {
+        } else if (medium_fast(ctx, meta, h)) {
             /* A slot: the line PREFETCH_AHEAD further is fetched while
              * the handler runs. */
             if ((char *)s + PREFETCH_AHEAD * row < x->end)
@@ -402,7 +408,7 @@ static inline int poll_one(pshm_ctx_t *ctx, amq_rq_t *r, unsigned budget, unsign
  * token's state reset after it and a reply it prepared and did not commit
  * given up, the consumer count stored with release once it returned. A
  * second message there already makes it a batch: poll_queue's. `medium`:
- * a Medium to a handler of an exact count (a slot, run by medium_call),
+ * a Medium that medium_fast matched (a slot, run by medium_call),
  * else a Short with its data inline; a constant in each caller.
  */
 static inline __attribute__((always_inline)) int
@@ -478,7 +484,7 @@ run_medium_alone(pshm_ctx_t *ctx, amq_rq_t *rq, amq_slot_t *s, uint32_t meta)
 /*
  * The queue the scan found, when nobody else is to take turns with it (see
  * serve_found). The common case, a ping-pong's every poll, is one message,
- * a Short with its data inline or a Medium to a handler of an exact count,
+ * a Short with its data inline or a Medium that medium_fast matches,
  * and no threads: run_short or run_medium_alone runs it with none of
  * poll_queue's set-up (a loop whose state is kept in registers, saved and
  * restored around it; a budget). This part keeps nothing across a call,
@@ -500,7 +506,7 @@ static inline __attribute__((always_inline)) int poll_found(pshm_ctx_t *ctx, amq
     meta = s->meta;
     if (PSHM_LIKELY(short_inline(ctx, meta, AMQ_META_H(meta))))
         return run_short(ctx, rq, s, meta);
-    if (medium_exact(ctx, meta, AMQ_META_H(meta)))
+    if (medium_fast(ctx, meta, AMQ_META_H(meta)))
         return run_medium_alone(ctx, rq, s, meta);
     return poll_queue(ctx, rq, AMQ_POLL_BATCH, AMQ_POLL_MAX);
 }

@@ -1,6 +1,7 @@
 /*
  * t-am-medium-fast: the receive path that takes a Medium to a handler of an
- * exact count in one compare of its meta word. Rank 0 sends rank 1
+ * exact count in one compare of its meta word, or of at most 16 args to a
+ * handler of any count in two. Rank 0 sends rank 1
  * Mediums of 2 args around the inline limit and in chunks (sent and
  * prepared), to an exact and an any-count handler; each is checked (size,
  * args, every byte) and answered by a prepared Medium, checked alike. Then
@@ -8,7 +9,9 @@
  * payload larger than the slot holds, a chunk offset outside the sender's
  * pool or whose chunk runs past its end, a size above the Medium maximum,
  * an inline Medium whose meta claims 16 args (more than the slot holds) for
- * a handler of 16; each is dropped (EPROTO) and runs nothing, and a good message right after
+ * a handler of 16 and for the one of any count, a Medium in a chunk that
+ * claims 20 args (more than any message carries) for the one of any count;
+ * each is dropped (EPROTO) and runs nothing, and a good message right after
  * still runs.
  */
 #include "amtest.h"
@@ -173,6 +176,31 @@ int main(int argc, char **argv)
         s->meta = (s->meta & ~0x1fffu) | H_16 | 16u << 8; /* handler, nargs */
         int rc = pshm_poll(ctx);
         if (!am_dropped_ok(rc, nreq - req0, "inline Medium claiming 16 args"))
+            bad++;
+    }
+    /* The same to the handler of any count, whose path masks the count. */
+    {
+        static unsigned char b8[8];
+        uint32_t a[2] = {1, 2};
+        long req0 = nreq;
+        CHECK_OK(pshm_am_request_medium(ctx, me, H_ANY, b8, 8, 0, 2, a));
+        amq_slot_t *s = am_last_slot(ctx, me);
+        s->meta = (s->meta & ~(0x1fu << 8)) | 16u << 8;
+        int rc = pshm_poll(ctx);
+        if (!am_dropped_ok(rc, nreq - req0, "inline Medium claiming 16 args, any-count handler"))
+            bad++;
+    }
+    /* A chunk's 20 args fit the pool, but no message carries more than 16:
+     * the handler of any count must not be run with them. */
+    {
+        uint32_t a[2] = {1, 2};
+        long req0 = nreq;
+        am_fill(src, 4096, 7);
+        CHECK_OK(pshm_am_request_medium(ctx, me, H_ANY, src, 4096, 0, 2, a));
+        amq_slot_t *s = am_last_slot(ctx, me);
+        s->meta = (s->meta & ~(0x1fu << 8)) | 20u << 8;
+        int rc = pshm_poll(ctx);
+        if (!am_dropped_ok(rc, nreq - req0, "Medium in a chunk claiming 20 args, any-count handler"))
             bad++;
     }
     printf("rank %d: corrupt Mediums dropped, %ld good ones run after them\n", me, nreq);
