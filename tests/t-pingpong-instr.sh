@@ -10,7 +10,7 @@
 if [ $nopshm = 0 ] && command -v valgrind >/dev/null; then
     if run 0 "$T/in1" -- "$P" --instructions --csv && run 0 "$T/in2" -- "$P" --instructions --csv; then
         for t in instr-short-burst instr-short-burst-any instr-poll-idle instr-pingpong instr-wait-turn \
-                 instr-pingpong-prepare instr-pingpong-medium; do
+                 instr-pingpong-prepare instr-pingpong-medium instr-pingpong-medium-any; do
             v=$(awk -F, -v t="$t" '$1 == t {print $11}' "$T/in1")
             awk -v v="$v" 'BEGIN {exit !(v + 0 > 10 && v + 0 < 100000)}' ||
                 bad "--instructions: $t is '$v', not a count"

@@ -114,6 +114,8 @@ static const scenario_t scenarios[] = {
      PINGPONG_N},
     {"pingpong-medium", "instr-pingpong-medium", "pshm_am_request_medium,pshm_poll", NULL, MED_BYTES,
      PINGPONG_N},
+    {"pingpong-medium-any", "instr-pingpong-medium-any", "pshm_am_request_medium,pshm_poll", NULL,
+     MED_BYTES, PINGPONG_N},
 };
 
 static const scenario_t *find(const char *name)
@@ -183,17 +185,18 @@ int bench_instr_child(pshm_ctx_t *ctx, const char *name, _Atomic uint64_t *mine,
                                              {H_IPREP, h_iprep, 0},
                                              {H_IPREP_REPLY, h_iprep_reply, 0},
                                              {H_IMED, h_imed, 0}};
-    /* burst-any: the same handlers, registered for any count (as the
-     * flood's and most benchmarks' are) */
+    /* burst-any, pingpong-medium-any: the same handlers, registered for
+     * any count (as the flood's and most benchmarks' are) */
     static const pshm_handler_entry_t hany[] = {{H_IBURST, h_iburst, PSHM_AM_ANY_NARGS},
-                                                {H_IREPLY, h_ireply, PSHM_AM_ANY_NARGS}};
+                                                {H_IREPLY, h_ireply, PSHM_AM_ANY_NARGS},
+                                                {H_IPREP_REPLY, h_iprep_reply, PSHM_AM_ANY_NARGS},
+                                                {H_IMED, h_imed, PSHM_AM_ANY_NARGS}};
     const scenario_t *s = find(name);
     int me = pshm_rank(ctx), rc;
     uint32_t a[2] = {1, 2};
 
     ic.ctx = ctx;
-    rc = strcmp(s->name, "burst-any") == 0 ? pshm_am_register(ctx, hany, 2)
-                                           : pshm_am_register(ctx, h, 5);
+    rc = strstr(s->name, "-any") ? pshm_am_register(ctx, hany, 4) : pshm_am_register(ctx, h, 5);
     if (rc < 0) return call_failed("pshm_am_register", rc);
     if ((rc = pshm_barrier(ctx)) < 0) return call_failed("pshm_barrier", rc);
     if (strncmp(s->name, "burst", 5) == 0) {
@@ -241,7 +244,7 @@ int bench_instr_child(pshm_ctx_t *ctx, const char *name, _Atomic uint64_t *mine,
                 tell(peers, i);
             }
         }
-    } else if (strcmp(s->name, "pingpong-medium") == 0) {
+    } else if (strcmp(s->name, "pingpong-medium") == 0 || strcmp(s->name, "pingpong-medium-any") == 0) {
         /* As pingpong, a copied Medium of MED_BYTES each way. */
         static unsigned char out[MED_BYTES];
         for (uint64_t i = 1; i <= PINGPONG_N; i++) {

@@ -101,6 +101,8 @@ static const char *title_of(const char *test)
                                    "prepare/commit, every poll finding its message"},
         {"instr-pingpong-medium", "Instructions per ping-pong round trip of 64-byte Mediums (in a "
                                   "chunk) copied by request/reply, every poll finding its message"},
+        {"instr-pingpong-medium-any", "Instructions per ping-pong round trip as instr-pingpong-medium, "
+                                      "the handlers registered for any argument count"},
     };
     for (size_t i = 0; i < ARRAY_LEN(t); i++)
         if (strcmp(test, t[i].test) == 0) return t[i].title;
@@ -120,7 +122,7 @@ static double table_scale(const bench_result_t *r, const char **unit)
 
 static void print_row(const bench_result_t *r)
 {
-    static char last[24];
+    static char last[sizeof r->test];
     const bench_row_t *w = &r->row;
     const char *unit;
     double k = table_scale(r, &unit);

@@ -33,7 +33,7 @@ typedef struct bench_row {
 
 typedef struct bench_result {
     bench_row_t row;
-    char test[24];
+    char test[32];
     double floor_median, ratio; /* NAN when there is no floor */
     uint64_t floor_size;        /* the floor's row: this size, or its only one */
 } bench_result_t;
