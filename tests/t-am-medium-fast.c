@@ -109,6 +109,21 @@ static void dropped(pshm_ctx_t *ctx, int me, unsigned h, size_t n, uint64_t nbyt
     }
 }
 
+/* A Medium of n bytes and 2 args to self (handler h), its meta then
+ * rewritten to handler h2 and `na` args: dropped, nothing run. */
+static void miscounted(pshm_ctx_t *ctx, int me, unsigned h, unsigned h2, size_t n, unsigned na,
+                       const char *what)
+{
+    static unsigned char payload[4096];
+    uint32_t a[2] = {1, 2};
+    long req0 = nreq;
+    CHECK_OK(pshm_am_request_medium(ctx, me, h, payload, n, 0, 2, a));
+    amq_slot_t *s = am_last_slot(ctx, me);
+    s->meta = (s->meta & ~0x1fffu) | h2 | na << 8; /* handler, nargs */
+    if (!am_dropped_ok(pshm_poll(ctx), nreq - req0, what))
+        bad++;
+}
+
 int main(int argc, char **argv)
 {
     if (am_no_peers())
@@ -166,43 +181,13 @@ int main(int argc, char **argv)
         dropped(ctx, me, h, 4096, 4096, 1, UINT64_MAX - 63, "chunk offset near 2^64");
     }
     /* Args and payload said to be inline, to a handler of that exact count
-     * (the one-compare path): 64 bytes of args do not fit the slot. */
-    {
-        static unsigned char b8[8];
-        uint32_t a[2] = {1, 2};
-        long req0 = nreq;
-        CHECK_OK(pshm_am_request_medium(ctx, me, H_EX, b8, 8, 0, 2, a));
-        amq_slot_t *s = am_last_slot(ctx, me);
-        s->meta = (s->meta & ~0x1fffu) | H_16 | 16u << 8; /* handler, nargs */
-        int rc = pshm_poll(ctx);
-        if (!am_dropped_ok(rc, nreq - req0, "inline Medium claiming 16 args"))
-            bad++;
-    }
-    /* The same to the handler of any count, whose path masks the count. */
-    {
-        static unsigned char b8[8];
-        uint32_t a[2] = {1, 2};
-        long req0 = nreq;
-        CHECK_OK(pshm_am_request_medium(ctx, me, H_ANY, b8, 8, 0, 2, a));
-        amq_slot_t *s = am_last_slot(ctx, me);
-        s->meta = (s->meta & ~(0x1fu << 8)) | 16u << 8;
-        int rc = pshm_poll(ctx);
-        if (!am_dropped_ok(rc, nreq - req0, "inline Medium claiming 16 args, any-count handler"))
-            bad++;
-    }
-    /* A chunk's 20 args fit the pool, but no message carries more than 16:
-     * the handler of any count must not be run with them. */
-    {
-        uint32_t a[2] = {1, 2};
-        long req0 = nreq;
-        am_fill(src, 4096, 7);
-        CHECK_OK(pshm_am_request_medium(ctx, me, H_ANY, src, 4096, 0, 2, a));
-        amq_slot_t *s = am_last_slot(ctx, me);
-        s->meta = (s->meta & ~(0x1fu << 8)) | 20u << 8;
-        int rc = pshm_poll(ctx);
-        if (!am_dropped_ok(rc, nreq - req0, "Medium in a chunk claiming 20 args, any-count handler"))
-            bad++;
-    }
+     * (the one-compare path), and to the one of any count (whose path masks
+     * the count): 64 bytes of args do not fit the slot. A chunk's 20 args
+     * fit the pool, but no message carries more than 16: the handler of any
+     * count must not be run with them. */
+    miscounted(ctx, me, H_EX, H_16, 8, 16, "inline Medium claiming 16 args");
+    miscounted(ctx, me, H_ANY, H_ANY, 8, 16, "inline Medium claiming 16 args, any-count handler");
+    miscounted(ctx, me, H_ANY, H_ANY, 4096, 20, "Medium in a chunk claiming 20 args, any-count handler");
     printf("rank %d: corrupt Mediums dropped, %ld good ones run after them\n", me, nreq);
 
     CHECK_OK(pshm_barrier(ctx));
