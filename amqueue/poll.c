@@ -121,6 +121,8 @@ run_short_any(pshm_ctx_t *ctx, pshm_token_t *tok, amq_slot_t *s, uint32_t meta)
  * key (ctx->am_meta) for medium_call: its exact count, or any count of at
  * most 16 for a handler of any count; no other bit set. */
 #define MEDIUM_VAR (1u << 15 | 7u << 16)
+/* A meta word's count (AMQ_META_NA): masked for a handler of any count. */
+#define MEDIUM_NA (0x1fu << 8)
 _Static_assert(AMQ_CHUNK_HDR + PSHM_ALIGN_UP(4 * PSHM_AM_MAX_ARGS, 8) + 56 + PSHM_AM_MEDIUM_MAX <=
                    AMQ_CHUNK_MAX,
                "medium_call's bound: a chunk of a handler's count fits AMQ_CHUNK_MAX");
@@ -134,15 +136,16 @@ _Static_assert(AMQ_CHUNK_HDR + PSHM_ALIGN_UP(4 * PSHM_AM_MAX_ARGS, 8) + 56 + PSH
 static inline bool medium_fast(const pshm_ctx_t *ctx, uint32_t meta, unsigned h)
 {
     const uint32_t m = meta & ~MEDIUM_VAR, key = ctx->am_meta[h] | MEDIUM_KEY;
-    return m == key || (((m & ~(0x1fu << 8)) ^ AMQ_META_ANY) == key &&
+    return m == key || (((m & ~MEDIUM_NA) ^ AMQ_META_ANY) == key &&
                         AMQ_META_NA(meta) <= PSHM_AM_MAX_ARGS);
 }
 
 /*
- * A Medium whose meta word medium_fast matched (its handler's count, or
- * at most 16 args to a handler of any count): the payload inline, or in the sender's chunk, is found from the
- * queue's pool (x->pool) and handed over with no other decoding. The
- * checks are run_other's, which reports what fails.
+ * A Medium whose meta word medium_fast matched (its handler's count, or at
+ * most 16 args to a handler of any count): the payload inline, or in the
+ * sender's chunk, is found from the queue's pool (x->pool) and handed over
+ * with no other decoding. The checks are run_other's, which reports what
+ * fails.
  */
 static inline __attribute__((always_inline)) int
 medium_call(pshm_ctx_t *ctx, amq_rqx_t *x, amq_slot_t *s, uint32_t meta)
@@ -156,8 +159,8 @@ medium_call(pshm_ctx_t *ctx, amq_rqx_t *x, amq_slot_t *s, uint32_t meta)
         uint64_t off, dsz = argsz + AMQ_META_PAD_BYTES(meta) + nbytes;
         __builtin_memcpy(&off, data, 8);
         /* With nbytes checked first, the chunk is at most AMQ_CHUNK_MAX
-         * (the count is at most 16: medium_fast matched it),
-         * which every pool holds, so the subtraction cannot wrap. */
+         * (the count is at most 16: medium_fast matched it), which every
+         * pool holds, so the subtraction cannot wrap. */
         if (PSHM_UNLIKELY(nbytes > PSHM_AM_MEDIUM_MAX || off > poolsz - (AMQ_CHUNK_HDR + dsz)))
             return run_other(ctx, &x->tok, s, meta);
         data = (unsigned char *)x->pool + off + AMQ_CHUNK_HDR;

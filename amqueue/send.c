@@ -239,28 +239,32 @@ int amq_reserve(pshm_ctx_t *ctx, amq_sq_t *sq, unsigned flags, bool cell, bool s
 }
 
 /*
- * A Medium in a chunk, with a line of the queue known free (sq->avail: never
- * with threads, to self, or while the queue is prepared) and room before
- * the pool's limit: the chunk carved inline as the prepare's fast path
- * does, none of send_slow's set-up. A handler that read its request's
+ * A Medium in a chunk, when a line of the queue is known free (sq->avail:
+ * never with threads, to self, or while the queue is prepared) and the
+ * chunk fits before the pool's limit: carved inline as the prepare's fast
+ * path does, none of send_slow's set-up; false (nothing done) otherwise. A handler that read its request's
  * payload just before replying waits for that read's miss; the shorter the
  * path from there to the reply's stores, the more of the miss the core
  * overlaps with them (section 13 of README.PSHM). The chunk's `filled`
  * mark is left alone: without threads the reclaim does not look at it.
  */
-static inline __attribute__((always_inline)) void
+static inline __attribute__((always_inline)) bool
 send_chunk_fast(amq_sq_t *sq, unsigned handler, const void *buf, uint64_t nbytes, unsigned nargs,
                 const uint32_t *args, uint64_t dsz)
 {
+    const uint64_t need = PSHM_ALIGN_UP(AMQ_CHUNK_HDR + dsz, AMQ_LINE);
     const uint64_t pad = dsz - PSHM_ALIGN_UP(4u * nargs, 8) - nbytes;
     uint64_t off;
 
+    if (sq->avail == 0 || !amq_pool_fits(sq->pool, need))
+        return false;
     amq_end_line(sq);
     sq->avail--;
-    off = amq_pool_take(sq->pool, PSHM_ALIGN_UP(AMQ_CHUNK_HDR + dsz, AMQ_LINE), sq->dlocal, sq->seq);
+    off = amq_pool_take(sq->pool, need, sq->dlocal, sq->seq);
     put_data((unsigned char *)sq->pool->base + off + AMQ_CHUNK_HDR, nargs, args, buf, nbytes,
              AMQ_MEDIUM, false, pad);
     post(sq, handler, AMQ_MEDIUM, true, off, buf, nbytes, 0, nargs, args, AMQ_META_PAD(pad));
+    return true;
 }
 
 /*
@@ -392,9 +396,7 @@ amq_send(pshm_ctx_t *ctx, amq_sq_t *sq, pshm_token_t *t, unsigned handler, int c
             memcpy(ldst, buf, nbytes);
         post(sq, handler, cat, false, 0, buf, nbytes, raddr, nargs, args, 0);
         rc = 0;
-    } else if (cat == AMQ_MEDIUM && sq->avail != 0 &&
-               amq_pool_fits(sq->pool, PSHM_ALIGN_UP(AMQ_CHUNK_HDR + dsz, AMQ_LINE))) {
-        send_chunk_fast(sq, handler, buf, nbytes, nargs, args, dsz);
+    } else if (cat == AMQ_MEDIUM && send_chunk_fast(sq, handler, buf, nbytes, nargs, args, dsz)) {
         rc = 0;
     } else {
         rc = send_slow(ctx, sq, handler, cat, buf, nbytes, ldst, raddr, flags, nargs, args,
