@@ -325,6 +325,14 @@ static int poll_queue(pshm_ctx_t *ctx, amq_rq_t *rq, unsigned budget, unsigned m
          * message, its chunk and a Long payload are visible. */
         if (atomic_load_explicit(&s->stamp, memory_order_acquire) != seq)
             break;
+        /* A message that starts a line: the lines before it are counted
+         * before its handler runs, whose reply may reach their sender
+         * before the batch ends (the sender may then need them). Release:
+         * every read of those lines (handlers included) is done first (the
+         * sender's acquire in amq_room). One store per line; the count may
+         * already hold seq - 1 (the batch's first line). */
+        if (((uintptr_t)s & (AMQ_LINE - 1)) == 0)
+            atomic_store_explicit(&x->ctl->consumed, seq - 1, memory_order_release);
         uint32_t meta = s->meta;
         unsigned h = AMQ_META_H(meta);
 
