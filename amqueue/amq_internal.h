@@ -139,10 +139,10 @@ _Static_assert(AMQ_LINE % AMQ_CELL == 0 && AMQ_CELLS >= 2, "whole cells per line
 
 /* Bytes between a chunk's args and its Medium payload: the payload then
  * lies at the 8-aligned address of the source's line offset (a line start
- * when the source is unknown, src 0). This machine's memcpy (rep movsb on
- * AMD Zen) runs 50-70x slower when the destination is 8 to 24 bytes past
- * the source's offset in a line, where args would put it. The data starts
- * line-aligned (the chunk header is a line). */
+ * when the source is unknown, src 0). On AMD Zen, memcpy (rep movsb) runs
+ * 50-70x slower when the destination is 8 to 24 bytes past the source's
+ * offset in a line, where args would put it. The data starts line-aligned
+ * (the chunk header is a line). */
 static inline uint64_t amq_medium_pad(uintptr_t src, unsigned nargs)
 {
     return (((uint64_t)src & 56u) - PSHM_ALIGN_UP(4u * nargs, 8)) & 63u;
