@@ -242,11 +242,12 @@ int amq_reserve(pshm_ctx_t *ctx, amq_sq_t *sq, unsigned flags, bool cell, bool s
  * A Medium in a chunk, when a line of the queue is known free (sq->avail:
  * never with threads, to self, or while the queue is prepared) and the
  * chunk fits before the pool's limit: carved inline as the prepare's fast
- * path does, none of send_slow's set-up; false (nothing done) otherwise. A handler that read its request's
- * payload just before replying waits for that read's miss; the shorter the
- * path from there to the reply's stores, the more of the miss the core
- * overlaps with them (section 13 of README.PSHM). The chunk's `filled`
- * mark is left alone: without threads the reclaim does not look at it.
+ * path does, none of send_slow's set-up; false (nothing done) otherwise.
+ * A handler that read its request's payload just before replying waits
+ * for that read's miss; the shorter the path from there to the reply's
+ * stores, the more of the miss the core overlaps with them (section 13 of
+ * README.PSHM). The chunk's `filled` mark is left alone: without threads
+ * the reclaim does not look at it.
  */
 static inline __attribute__((always_inline)) bool
 send_chunk_fast(amq_sq_t *sq, unsigned handler, const void *buf, uint64_t nbytes, unsigned nargs,
