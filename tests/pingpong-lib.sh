@@ -38,7 +38,7 @@ nopshm=0
 grep -q "define PSHM_BACKEND_NONE 1" "$B/config.h" 2>/dev/null && nopshm=1
 
 
-SCHEMA="test,size_bytes,processes,median_us,p99_us,worst_us,median_GBps,worst_GBps,median_Mmsgps,worst_Mmsgps,instructions,floor,floor_size_bytes,ratio,better,reps,iters"
+SCHEMA="test,size_bytes,processes,median_us,p99_us,worst_us,median_GBps,worst_GBps,median_Mmsgps,worst_Mmsgps,instructions,floor,floor_size_bytes,ratio,better,reps,iters,floor_median,floor_paired"
 # check_schema FILE FORMAT [REPS]: python3 reads CSV or JSON and checks that
 # every row has every column, that only the columns of its unit hold values,
 # that floors name a row of the same file, and ratio = median / floor.
@@ -47,7 +47,7 @@ check_schema() {
 import csv, json, math, sys
 f, fmt = sys.argv[1], sys.argv[2]
 reps = int(sys.argv[3]) if len(sys.argv) > 3 else None
-cols = "test,size_bytes,processes,median_us,p99_us,worst_us,median_GBps,worst_GBps,median_Mmsgps,worst_Mmsgps,instructions,floor,floor_size_bytes,ratio,better,reps,iters".split(",")
+cols = "test,size_bytes,processes,median_us,p99_us,worst_us,median_GBps,worst_GBps,median_Mmsgps,worst_Mmsgps,instructions,floor,floor_size_bytes,ratio,better,reps,iters,floor_median,floor_paired".split(",")
 if fmt == "csv":
     rd = csv.reader(open(f))
     head = next(rd)
@@ -83,12 +83,22 @@ for r in rows:
     want = "higher" if u in ("GBps", "Mmsgps") else "lower"
     assert r["better"] == want, "%s: better %r, expected %s" % (t, r["better"], want)
     if r["floor"] is not None:
-        fl = byname.get((r["floor"], r["floor_size_bytes"]))
-        assert fl is not None, "%s: floor %s at %s is not a row" % (t, r["floor"], r["floor_size_bytes"])
-        ratio = num(r[med]) / num(fl[med])
+        assert num(r["floor_median"]) > 0 and num(r["ratio"]) > 0, "%s: floor or ratio not positive" % t
+        if r["floor_paired"] == "0":
+            # the floor is a row of the file, and the ratio its medians'
+            fl = byname.get((r["floor"], r["floor_size_bytes"]))
+            assert fl is not None, "%s: floor %s at %s is not a row" % (t, r["floor"], r["floor_size_bytes"])
+            assert math.isclose(num(fl[med]), num(r["floor_median"]), rel_tol=1e-3), "%s: floor_median" % t
+            ratio = num(r[med]) / num(fl[med])
+        else:
+            # measured beside each repetition: the median of their ratios,
+            # which is value / floor when there is one repetition
+            assert r["floor_paired"] == "1", "%s: floor_paired %r" % (t, r["floor_paired"])
+            ratio = num(r[med]) / num(r["floor_median"]) if int(r["reps"]) == 1 else num(r["ratio"])
         assert math.isclose(ratio, num(r["ratio"]), rel_tol=1e-3), "%s: ratio %s, expected %g" % (t, r["ratio"], ratio)
     else:
-        assert r["ratio"] is None, "%s: a ratio without a floor" % t
+        assert r["ratio"] is None and r["floor_median"] is None and r["floor_paired"] is None, \
+            "%s: a ratio without a floor" % t
 print(len(rows))
 PY
 }

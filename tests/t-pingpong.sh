@@ -54,7 +54,8 @@ fi
     # each section with a floor names it and the better direction
     for t in "${!FLOOR[@]}"; do
         case $t in *-bw|flood) dir=higher ;; *) dir=lower ;; esac
-        grep -A1 "^# $t:" "$T/table" | grep -q "^# floor: ${FLOOR[$t]} (.*); ratio = median / floor: $dir is better$" ||
+        grep -A2 "^# $t:" "$T/table" | grep -q "^# repetitions' value / floor: $dir is better$" &&
+            grep -A1 "^# $t:" "$T/table" | grep -q "^# floor: ${FLOOR[$t]} (.*), measured beside each repetition; ratio = median of the$" ||
             bad "section '$t' does not name its floor ${FLOOR[$t]} and '$dir is better'"
     done
     grep -q "^# summary: .*floor" "$T/table" && grep -q "^Short 8 B one-way latency .* us  *lower$" "$T/table" ||
@@ -107,6 +108,21 @@ fi
     fi
 fi
 
+# --- floors beside the repetitions: without the limits' sections every
+# library row still has its floor, measured beside each repetition; with one
+# repetition the ratio is exactly value / floor (check_schema)
+[ $nopshm = 1 ] || if run 0 "$T/pair" -- "$R" -n 2 "$P" --quick --reps 1 --tests short,medium,put,flood,bw \
+    --sizes 8,4096 --csv; then
+    grep -q "^limit-" "$T/pair" && bad "--tests without limits printed a limits row"
+    n=$(awk -F, 'NR > 1 && ($12 == "" || $18 == "" || $19 != 1) {n++} END {print n + 0}' "$T/pair")
+    [ "$n" = 0 ] || bad "$n rows without a floor measured beside them (floor_paired 1)"
+    [ "$(awk -F, 'NR > 1' "$T/pair" | wc -l)" = 16 ] || bad "expected 16 rows, got $(awk -F, 'NR > 1' "$T/pair" | wc -l)"
+    if [ $have_py = 1 ]; then
+        n=$(check_schema "$T/pair" csv 1) && ok "floors beside $n rows, ratio = value / floor" ||
+            bad "paired floors: CSV check failed"
+    fi
+fi
+
 # --- PNG through gnuplot: the file name and the titles are quoted for it
 if [ $nopshm = 0 ] && command -v gnuplot >/dev/null; then
     mkdir -p "$T/a dir"
@@ -149,7 +165,7 @@ if run 0 "$T/lim" -- "$P" --limits-only --quick --tests short; then
         bad "--limits-only printed no hand-off or ran the library"
 fi
 if run 0 "$T/poll" -- "$R" -n 4 "$P" --poll-idle --quick --csv; then
-    [ "$(grep -c "^poll-idle,,4,[0-9.e+-]*,,[0-9.e+-]*,,,,,,,,,lower,2,10000$" "$T/poll")" = 1 ] &&
+    [ "$(grep -c "^poll-idle,,4,[0-9.e+-]*,,[0-9.e+-]*,,,,,,,,,lower,2,10000,,$" "$T/poll")" = 1 ] &&
         [ "$(wc -l <"$T/poll")" = 2 ] || bad "--poll-idle: expected one record from rank 0, got: $(cat "$T/poll")"
 fi
 if run 0 "$T/start" -- "$R" -n 3 "$P" --startup --csv; then

@@ -8,6 +8,7 @@
 #include "tools/util/bench_sys.h"
 
 #include <errno.h>
+#include <math.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -278,53 +279,134 @@ static long warm_of(long iters)
     return iters / 10 > 0 ? iters / 10 : 1;
 }
 
+/*
+ * The floor kernels, by the name of their row in the limits: a test that
+ * names one measures it again beside each of its repetitions, alternating,
+ * so that each repetition's ratio compares two measurements a few
+ * milliseconds apart. The host moves the two CPUs between placements of
+ * very different speeds within seconds; a floor measured once at the start
+ * of the run would set a later test against another machine.
+ */
+typedef struct floor_kernel {
+    const char *name;
+    bench_op_fn op;          /* latency floors: rank 0's round, rank 1's serve */
+    bench_serve_fn serve;
+    bench_stream_fn stream;  /* rate and bandwidth floors */
+    bench_stream_fn sink;
+    size_t size;             /* 0: the test's size; else the floor's only one */
+    int halve;               /* as its limits row */
+} floor_kernel_t;
+
+static const floor_kernel_t floor_kernels[] = {
+    {"limit-handoff", bench_handoff_op, bench_handoff_serve, NULL, NULL, 56, 1},
+    {"limit-ring", bench_ring_op, bench_ring_serve, NULL, NULL, 0, 1},
+    {"limit-copy-flag", bench_copy_flag_op, bench_copy_flag_serve, NULL, NULL, 0, 1},
+    {"limit-memcpy", bench_memcpy_op, bench_serve_nothing, NULL, NULL, 0, 0},
+    {"limit-ring-rate", NULL, NULL, bench_ring_stream, bench_ring_sink, 0, 0},
+    {"limit-ring-bw", NULL, NULL, bench_ring_stream, bench_ring_sink, 0, 0},
+    {"limit-memcpy-bw", NULL, NULL, bench_memcpy_stream, bench_sink_nothing, 0, 0},
+};
+
+static const floor_kernel_t *floor_kernel(const char *name, int stream)
+{
+    if (!name) return NULL;
+    for (size_t i = 0; i < sizeof floor_kernels / sizeof floor_kernels[0]; i++)
+        if (strcmp(floor_kernels[i].name, name) == 0)
+            return (stream ? floor_kernels[i].stream != NULL : floor_kernels[i].op != NULL)
+                       ? &floor_kernels[i]
+                       : NULL;
+    return NULL;
+}
+
+static double *alloc_dbl(int n)
+{
+    double *v = calloc((size_t)n, sizeof *v);
+    if (!v) bench_die(1, "out of memory for %d repetitions", n);
+    return v;
+}
+
+/* The row's floor from the paired repetitions: the floor's median and the
+ * median of the repetitions' ratios (value / floor). */
+static void pair_result(bench_row_t *row, const floor_kernel_t *fk, size_t size, double *fv,
+                        double *ratio)
+{
+    row->paired = 1;
+    row->floor_size = fk->size ? fk->size : size;
+    row->floor_median = bench_median_dbl(fv, (size_t)g->reps);
+    row->floor_ratio = bench_median_dbl(ratio, (size_t)g->reps);
+}
+
+/* One latency repetition of `iters` timed calls of op (rank 1 serves):
+ * rank 0's median in ticks, its timings left in rt. lib: a library test,
+ * whose counters are reset and payloads filled and checked around it. */
+static double lat_rep(const char *test, size_t size, int r, bench_op_fn op, bench_serve_fn serve,
+                      long iters, uint64_t *rt, int lib)
+{
+    long warm = warm_of(iters);
+    if (lib) {
+        g->reset();
+        g->before(test, size, r);
+    }
+    bench_sync_pair();
+    if (g->me != 0) {
+        serve(size, warm + iters);
+        if (lib) g->after(test, size, r);
+        bench_sync_pair(); /* the next fill waits until the peer's reads are done */
+        return 0;
+    }
+    for (long i = 0; i < warm; i++) op(size);
+    for (long i = 0; i < iters; i++) {
+        uint64_t t0 = bench_ticks();
+        op(size);
+        rt[i] = bench_ticks() - t0;
+    }
+    if (lib) g->after(test, size, r);
+    bench_sync_pair();
+    return bench_median_blocks(rt, (size_t)iters);
+}
+
 /* `iters` calls of op per repetition. */
 void bench_lat_run(const char *test, size_t size, bench_op_fn op, bench_serve_fn serve, int halve,
                    const char *floor)
 {
-    long iters = lat_iters(size), warm = warm_of(iters);
+    const floor_kernel_t *fk = floor_kernel(floor, 0);
+    size_t fsize = fk && fk->size ? fk->size : size;
+    long iters = lat_iters(size), fiters = fk ? lat_iters(fsize) : 0;
     uint64_t *pool = NULL, *rt = NULL;
-    double *meds = NULL;
+    double *meds = NULL, *fv = NULL, *ratio = NULL;
+    double scale = bench_tick_ns / 1000.0 / (halve ? 2 : 1);
     if (g->me == 0) {
         pool = malloc((size_t)g->reps * (size_t)iters * sizeof *pool);
-        rt = malloc((size_t)iters * sizeof *rt);
+        rt = malloc((size_t)(iters > fiters ? iters : fiters) * sizeof *rt);
         meds = malloc((size_t)g->reps * sizeof *meds);
         if (!pool || !rt || !meds) bench_die(1, "out of memory for %ld timings", iters * g->reps);
+        fv = alloc_dbl(g->reps), ratio = alloc_dbl(g->reps);
     }
     for (int r = 0; r < g->reps; r++) {
-        g->reset();
-        g->before(test, size, r);
-        bench_sync_pair();
-        if (g->me != 0) {
-            serve(size, warm + iters);
-            g->after(test, size, r);
-            bench_sync_pair(); /* the next fill waits until the peer's reads are done */
-            continue;
+        if (fk) {
+            double f = lat_rep(fk->name, fsize, r, fk->op, fk->serve, fiters, rt, 0);
+            if (g->me == 0) fv[r] = f * bench_tick_ns / 1000.0 / (fk->halve ? 2 : 1);
         }
-        for (long i = 0; i < warm; i++) op(size);
-        for (long i = 0; i < iters; i++) {
-            uint64_t t0 = bench_ticks();
-            op(size);
-            rt[i] = bench_ticks() - t0;
-        }
-        g->after(test, size, r);
-        bench_sync_pair();
+        double m = lat_rep(test, size, r, op, serve, iters, rt, 1);
+        if (g->me != 0) continue;
         memcpy(pool + (size_t)r * (size_t)iters, rt, (size_t)iters * sizeof *rt);
-        meds[r] = bench_median_blocks(rt, (size_t)iters);
+        meds[r] = m;
+        if (fk) ratio[r] = fv[r] > 0 ? m * scale / fv[r] : NAN;
     }
     if (g->me == 0) {
         size_t n = (size_t)g->reps * (size_t)iters, k = (n * 99 + 99) / 100;
         qsort(pool, n, sizeof *pool, bench_cmp_u64);
-        double scale = bench_tick_ns / 1000.0 / (halve ? 2 : 1);
         double lo = meds[0], hi = meds[0];
         for (int r = 1; r < g->reps; r++) lo = meds[r] < lo ? meds[r] : lo, hi = meds[r] > hi ? meds[r] : hi;
-        bench_add_result(&(bench_row_t){.test = test, .unit = BENCH_US, .size = size, .procs = 2,
-                                        .median = bench_median_dbl(meds, (size_t)g->reps) * scale,
-                                        .p99 = (double)pool[k > 0 ? k - 1 : 0] * scale,
-                                        .rep_min = lo * scale, .rep_max = hi * scale,
-                                        .floor = floor, .reps = g->reps, .iters = iters});
+        bench_row_t row = {.test = test, .unit = BENCH_US, .size = size, .procs = 2,
+                           .median = bench_median_dbl(meds, (size_t)g->reps) * scale,
+                           .p99 = (double)pool[k > 0 ? k - 1 : 0] * scale,
+                           .rep_min = lo * scale, .rep_max = hi * scale,
+                           .floor = floor, .reps = g->reps, .iters = iters};
+        if (fk) pair_result(&row, fk, size, fv, ratio);
+        bench_add_result(&row);
     }
-    free(pool), free(rt), free(meds);
+    free(pool), free(rt), free(meds), free(fv), free(ratio);
 }
 
 /* Messages of `size` bytes per repetition, as nwin windows of `window`. */
@@ -339,43 +421,62 @@ static void bw_shape(size_t size, long base, long *nwin, long *window)
     *nwin = msgs / w;
 }
 
-/* nwin windows per repetition. */
-void bench_bw_run(const char *test, size_t size, long base, bench_stream_fn active,
-                  bench_stream_fn passive, int msgs_rate, const char *floor)
+/* One streaming repetition of nwin windows after a tenth as many untimed:
+ * rank 0's rate (Mmsg/s when msgs_rate, else GB/s). lib: as lat_rep. */
+static double bw_rep(const char *test, size_t size, int r, long base, bench_stream_fn active,
+                     bench_stream_fn passive, int msgs_rate, int lib)
 {
     long nwin, window;
     bw_shape(size, base, &nwin, &window);
     long warm = nwin / 10 > 0 ? nwin / 10 : 1;
-    double vals[1000] = {0};
-    for (int r = 0; r < g->reps; r++) {
+    if (lib) {
         g->reset();
         g->before(test, size, r);
-        bench_sync_pair();
-        if (g->me != 0) {
-            passive(size, warm + nwin, window);
-            g->after(test, size, r);
-            bench_sync_pair(); /* the next fill waits until the peer's reads are done */
-            continue;
-        }
-        active(size, warm, window);
-        uint64_t t0 = bench_ticks();
-        active(size, nwin, window);
-        double ns = (double)(bench_ticks() - t0) * bench_tick_ns;
-        g->after(test, size, r);
-        bench_sync_pair();
-        double msgs = (double)nwin * (double)window;
-        vals[r] = msgs_rate ? msgs / ns * 1e3 : msgs * (double)size / ns;
+    }
+    bench_sync_pair();
+    if (g->me != 0) {
+        passive(size, warm + nwin, window);
+        if (lib) g->after(test, size, r);
+        bench_sync_pair(); /* the next fill waits until the peer's reads are done */
+        return 0;
+    }
+    active(size, warm, window);
+    uint64_t t0 = bench_ticks();
+    active(size, nwin, window);
+    double ns = (double)(bench_ticks() - t0) * bench_tick_ns;
+    if (lib) g->after(test, size, r);
+    bench_sync_pair();
+    double msgs = (double)nwin * (double)window;
+    return msgs_rate ? msgs / ns * 1e3 : msgs * (double)size / ns;
+}
+
+/* nwin windows per repetition. */
+void bench_bw_run(const char *test, size_t size, long base, bench_stream_fn active,
+                  bench_stream_fn passive, int msgs_rate, const char *floor)
+{
+    const floor_kernel_t *fk = floor_kernel(floor, 1);
+    long nwin, window;
+    bw_shape(size, base, &nwin, &window);
+    double *vals = alloc_dbl(g->reps), *fv = alloc_dbl(g->reps), *ratio = alloc_dbl(g->reps);
+    for (int r = 0; r < g->reps; r++) {
+        /* The floor streams as many messages of the same size. */
+        if (fk) fv[r] = bw_rep(fk->name, size, r, base, fk->stream, fk->sink, msgs_rate, 0);
+        vals[r] = bw_rep(test, size, r, base, active, passive, msgs_rate, 1);
+        if (fk) ratio[r] = fv[r] > 0 ? vals[r] / fv[r] : NAN;
     }
     if (g->me == 0) {
         double worst = vals[0], best = vals[0];
         for (int r = 1; r < g->reps; r++)
             worst = vals[r] < worst ? vals[r] : worst, best = vals[r] > best ? vals[r] : best;
-        bench_add_result(&(bench_row_t){.test = test, .unit = msgs_rate ? BENCH_MMSGPS : BENCH_GBPS,
-                                        .size = size, .procs = 2,
-                                        .median = bench_median_dbl(vals, (size_t)g->reps),
-                                        .worst = worst, .rep_min = worst, .rep_max = best,
-                                        .floor = floor, .reps = g->reps, .iters = nwin * window});
+        bench_row_t row = {.test = test, .unit = msgs_rate ? BENCH_MMSGPS : BENCH_GBPS,
+                           .size = size, .procs = 2,
+                           .median = bench_median_dbl(vals, (size_t)g->reps),
+                           .worst = worst, .rep_min = worst, .rep_max = best,
+                           .floor = floor, .reps = g->reps, .iters = nwin * window};
+        if (fk) pair_result(&row, fk, size, fv, ratio);
+        bench_add_result(&row);
     }
+    free(vals), free(fv), free(ratio);
 }
 
 

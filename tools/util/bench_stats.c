@@ -142,7 +142,12 @@ static void print_row(const bench_result_t *r)
     if (strcmp(last, r->test) != 0) {
         snprintf(last, sizeof last, "%s", r->test);
         printf("\n# %s: %s\n", r->test, title_of(r->test));
-        if (w->floor)
+        if (w->floor && w->paired)
+            printf("# floor: %s (%s), measured beside each repetition; ratio = median of the\n"
+                   "# repetitions' value / floor: %s is better\n", w->floor,
+                   r->floor_size == w->size ? "same size" : "one size for all",
+                   bench_higher_is_better(w->unit) ? "higher" : "lower");
+        else if (w->floor)
             printf("# floor: %s (%s); ratio = median / floor: %s is better\n", w->floor,
                    r->floor_size == w->size ? "same size" : "one size for all",
                    bench_higher_is_better(w->unit) ? "higher" : "lower");
@@ -180,6 +185,13 @@ void bench_add_result(const bench_row_t *row)
     r->row = *row;
     snprintf(r->test, sizeof r->test, "%s", row->test);
     r->row.test = r->test;
+    if (row->paired) {
+        r->floor_size = row->floor_size;
+        r->floor_median = row->floor_median;
+        r->ratio = row->floor_ratio;
+        print_row(r);
+        return;
+    }
     const bench_result_t *f = row->floor ? bench_find_result(row->floor, row->size) : NULL;
     if (!f && row->floor && floor_rows(row->floor) == 1) /* a floor of one size (the hand-off) */
         f = bench_find_result(row->floor, UINT64_MAX);
@@ -260,7 +272,8 @@ static const struct column { const char *name; enum col_kind kind; } columns[] =
     {"median_GBps", C_NUM},    {"worst_GBps", C_NUM},    {"median_Mmsgps", C_NUM},
     {"worst_Mmsgps", C_NUM},   {"instructions", C_NUM},  {"floor", C_STR},
     {"floor_size_bytes", C_INT}, {"ratio", C_NUM},       {"better", C_STR},
-    {"reps", C_INT},           {"iters", C_INT},
+    {"reps", C_INT},           {"iters", C_INT},         {"floor_median", C_NUM},
+    {"floor_paired", C_INT},
 };
 
 /* Column c of row r: a string, or NULL when it does not apply. */
@@ -282,6 +295,9 @@ static const char *cell(const bench_result_t *r, size_t c, char *buf, size_t len
     case 14: return bench_higher_is_better(u) ? "higher" : "lower";
     case 15: snprintf(buf, len, "%d", w->reps); return buf;
     case 16: snprintf(buf, len, "%ld", w->iters); return buf;
+    case 17: v = r->floor_median; break;
+    case 18: if (isnan(r->ratio)) return NULL;
+             snprintf(buf, len, "%d", w->paired); return buf;
     default: {
         /* median_X, p99_X, worst_X: X names the row's unit */
         const char *x = strchr(name, '_') + 1;
@@ -361,6 +377,7 @@ void bench_print_summary(void)
         if (!r) continue;
         if (!header++)
             printf("\n# summary: value and the floor of the same operation, ratio = value / floor\n"
+                   "# (the median of the repetitions' ratios where the floor ran beside them)\n"
                    "%-32s %10s %10s %8s %-7s %s\n", "", "value", "floor", "ratio", "unit", "better");
         printf("%-32s %10.3f ", k[i].label, r->row.median);
         if (isnan(r->ratio)) printf("%10s %8s ", "-", "-");

@@ -27,6 +27,12 @@ typedef struct bench_row {
     double worst;           /* rates, per-call times, start-up: slowest repetition or rank */
     double rep_min, rep_max;/* the repetitions' extremes (not printed): the run's spread */
     const char *floor;      /* the test of the same operation done by hand (same size) */
+    /* paired: the floor was measured beside each repetition (alternating),
+     * its median and the median of the repetitions' ratios are here; else
+     * the floor is the limits row of that name measured earlier. */
+    int paired;
+    uint64_t floor_size;
+    double floor_median, floor_ratio;
     int reps;
     long iters;             /* operations timed per repetition (instructions: counted) */
 } bench_row_t;
@@ -51,8 +57,9 @@ void bench_set_format(enum bench_format f);
  * summary and the JSON header. At most 8. */
 __attribute__((format(printf, 1, 2))) void bench_note(const char *fmt, ...);
 
-/* Records a result (ratio = median / the floor's median at the same size,
- * or at its only size: the hand-off) and prints its table row. */
+/* Records a result and prints its table row. Its ratio: a paired row's own
+ * (the median of value / floor over repetitions), else median / the floor
+ * row's median at the same size, or at its only size (the hand-off). */
 void bench_add_result(const bench_row_t *row);
 
 /* The first result of `test` at `size` (UINT64_MAX: any size), or NULL. */
