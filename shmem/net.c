@@ -16,8 +16,11 @@
 #include "net.h"
 #include "pshm_mpi.h"
 
+#include <pthread.h>
 #include <sched.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 MPI_Comm shm_comm = MPI_COMM_NULL;
@@ -188,14 +191,39 @@ void shm_net_barrier(void)
  * steps (a flush to a dead PE may never end: then it aborts anyway). */
 #define ABORT_WAIT_STEPS 100
 
+/* Seconds MPI_Abort may take before the PE ends itself with the code. A
+ * launcher can miss or delay an abort (Open MPI's runtime has had such
+ * races, open-mpi/ompi #3225), and the PE would wait in MPI_Abort for
+ * ever; a PE that exits with a non-zero code also ends the job under
+ * mpirun (and hydra), with that code. Normal aborts take 1-3 s. */
+#define ABORT_EXIT_SECONDS 10
+
+static void *abort_exit(void *arg)
+{
+    struct timespec t = {ABORT_EXIT_SECONDS, 0};
+
+    /* nanosleep is cut short by a signal: sleep what is left. */
+    while (nanosleep(&t, &t) != 0)
+        ;
+    _exit((int)(intptr_t)arg & 255);
+}
+
 void shm_net_abort(int code)
 {
     int init = 0, fin = 0;
+    pthread_attr_t attr;
+    pthread_t th;
 
     MPI_Initialized(&init);
     MPI_Finalized(&fin);
     if (!init || fin)
         return;
+    /* Without the thread (no resources left) the abort is MPI's alone. */
+    if (pthread_attr_init(&attr) == 0) {
+        pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+        (void)pthread_create(&th, &attr, abort_exit, (void *)(intptr_t)code);
+        pthread_attr_destroy(&attr);
+    }
     for (int i = 0; !shm_mpi_mine && i < ABORT_WAIT_STEPS && !shm_mpi_try(); i++)
         usleep(10000);
     MPI_Abort(MPI_COMM_WORLD, code);

@@ -2,7 +2,8 @@
 # t-shmem-split-global-exit - t-shmem-global-exit's cases with the PEs split
 # into supernodes under mpirun (tests/shmem/split.sh): shmem_global_exit(N)
 # from the last PE ends the job with N & 255, 0 included, while the PEs of
-# every supernode wait, and no PE outlives the job (split_gone).
+# every supernode wait, and no PE outlives the job (split_gone); with an
+# MPI_Abort that never returns, the PE ends the job itself after 10 s.
 . "$(dirname "$0")/shmem/driver.sh"
 . "$(dirname "$0")/shmem/split.sh"
 P=$B/tests/shmem/errors
@@ -27,4 +28,21 @@ codes="0 7 256 $((256 + 3))"
 split_layout "${SPLIT_LAYOUTS%% *}" && run
 codes=$((256 + 3))
 SPLIT_LAYOUTS=${SPLIT_LAYOUTS#* } per_layout run
+
+# A launcher that misses the abort: MPI_Abort (interposed) never returns.
+# The PE ends itself with the code 10 s later, and its exit ends the job
+# with that code; without that the job would hang until the test's timeout.
+cc=$(sed -n 's/^CC := //p' "$B/Makefile")
+printf '#include <unistd.h>\nint MPI_Abort(void *c, int e);\n%s\n' \
+    'int MPI_Abort(void *c, int e) { (void)c, (void)e; for (;;) pause(); }' >"$T/hang.c"
+if ! ${cc:-cc} -shared -fPIC -o "$T/hang.so" "$T/hang.c" 2>"$T/hang.log"; then
+    bad "cannot build the MPI_Abort that never returns: $(head -3 "$T/hang.log")"
+elif split_layout "${SPLIT_LAYOUTS%% *}"; then
+    SPLIT_ENV+=("LD_PRELOAD=$T/hang.so")
+    SPLIT_NAME="$SPLIT_NAME, MPI_Abort never returns"
+    job 7 "$PES" "$P" global-exit 7 && gone
+    grep -q "exited with non-zero status\|exit code\|Exit code" "$T/out" "$T/err" ||
+        bad "[$SPLIT_NAME] the job did not end through the PE's exit:$(tail -5 "$T/err")"
+    [ "$SPLIT_SECONDS" -ge 9 ] || bad "[$SPLIT_NAME] the job ended in $SPLIT_SECONDS s: MPI_Abort was not the one interposed"
+fi
 finish
