@@ -16,6 +16,7 @@ run() {
         if [ "$SPLIT_STATUS" = 0 ] || [ "$SPLIT_STATUS" = 124 ] || [ "$SPLIT_SECONDS" -gt "$BOUND" ]; then
             bad "$what: the job exited $SPLIT_STATUS after $SPLIT_SECONDS s (expected non-zero within $BOUND s); output:"
             sed 's/^/    /' "$T/out" "$T/err" | tail -15
+            [ -s "$T/hang" ] && { echo "  the processes a second before the timeout:"; cat "$T/hang"; }
             continue
         fi
         if [ "$SPLIT_PIDS" != "$PES" ]; then

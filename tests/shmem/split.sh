@@ -74,16 +74,45 @@ split_layout() {
 # its status in SPLIT_STATUS, its duration in SPLIT_SECONDS, the number of
 # "pid P" lines it printed in SPLIT_PIDS (see split_gone); a job still
 # running after SPLIT_TIMEOUT seconds is ended and counts as hung (status
-# 124, or 137 when it had to be killed).
+# 124, or 137 when it had to be killed), its processes then listed in
+# $T/hang (split_watch).
 split_run() {
-    local n=$1 t0=$SECONDS
+    local n=$1 t0=$SECONDS watcher
     shift
+    rm -f "$T/hang"
+    split_watch &
+    watcher=$!
     env "${SPLIT_ENV[@]}" SHMEM_VERSION=1 timeout -k 10 "$SPLIT_TIMEOUT" \
         "$MPIRUN" "${MPIOPTS[@]}" -np "$n" "$@" >"$T/out" 2>"$T/err"
     SPLIT_STATUS=$?
+    kill "$watcher" 2>/dev/null
+    wait "$watcher" 2>/dev/null
     SPLIT_SECONDS=$((SECONDS - t0))
     SPLIT_PIDS=$(grep -c '^pid [0-9]*$' "$T/out")
     [ "$SPLIT_SECONDS" -lt "$SPLIT_TIMEOUT" ] || SPLIT_STATUS=124
+}
+
+# split_watch (in the background, killed when the job ends): a second before
+# the job's timeout, writes to $T/hang what each process under this test's
+# shell is doing (state, kernel wait channel, age), so that a hung job says
+# whether mpirun, an aborting PE or the others were stuck. It waits with a
+# builtin (read on a FIFO nobody writes), so killing it leaves no sleep.
+split_watch() {
+    local shell=$$ me=$BASHPID
+    [ -p "$T/watch.fifo" ] || mkfifo "$T/watch.fifo" || return
+    read -r -t $((SPLIT_TIMEOUT - 1)) -u 9 9<>"$T/watch.fifo" && return
+    ps -e -o pid=,ppid=,stat=,wchan:24=,etimes=,args= | awk -v top="$shell" -v me="$me" '
+        { pid[NR] = $1; ppid[NR] = $2; line[NR] = $0 }
+        END {
+            mine[top] = 1
+            do { more = 0
+                 for (i = 1; i <= NR; i++)
+                     if ((ppid[i] in mine) && !(pid[i] in mine)) { mine[pid[i]] = 1; more = 1 }
+            } while (more)
+            print "  pid ppid stat wchan age(s) command, under the test (pid " top ")"
+            for (i = 1; i <= NR; i++)
+                if (pid[i] in mine && pid[i] != top && pid[i] != me && ppid[i] != me) print "  " line[i]
+        }' >"$T/hang" 2>&1
 }
 
 # job WANT N PROGRAM [ARGS...], as driver.sh's, under mpirun in the layout.
@@ -100,6 +129,10 @@ job() {
         bad "[$SPLIT_NAME] mpirun -np $n $* exited $got, expected $want$([ "$got" = 124 ] &&
             echo " (hung: ended after $SPLIT_TIMEOUT s)"); output:"
         sed 's/^/    /' "$T/out" "$T/err" | tail -20
+        if [ -s "$T/hang" ]; then
+            echo "  the processes a second before the timeout:"
+            cat "$T/hang"
+        fi
         return 1
     fi
     if [ "$want" = 0 ] && [ "$(grep -c '^pshm OpenSHMEM.*, OpenSHMEM [0-9.]*, over pshm' "$T/out")" != 1 ]; then
