@@ -195,7 +195,10 @@ void shm_net_barrier(void)
  * launcher can miss or delay an abort (Open MPI's runtime has had such
  * races, open-mpi/ompi #3225), and the PE would wait in MPI_Abort for
  * ever; a PE that exits with a non-zero code also ends the job under
- * mpirun (and hydra), with that code. Normal aborts take 1-3 s. */
+ * mpirun (and hydra), with that code. Normal aborts take 1-3 s, and up
+ * to a minute on a loaded machine. Not for a code whose low byte is 0:
+ * mpirun takes a PE that exits 0 without MPI_Finalize for a failure and
+ * ends the job with 1, where a slow MPI_Abort still ends it with 0. */
 #define ABORT_EXIT_SECONDS 10
 
 static void *abort_exit(void *arg)
@@ -219,7 +222,7 @@ void shm_net_abort(int code)
     if (!init || fin)
         return;
     /* Without the thread (no resources left) the abort is MPI's alone. */
-    if (pthread_attr_init(&attr) == 0) {
+    if ((code & 255) != 0 && pthread_attr_init(&attr) == 0) {
         pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
         (void)pthread_create(&th, &attr, abort_exit, (void *)(intptr_t)code);
         pthread_attr_destroy(&attr);

@@ -3,7 +3,8 @@
 # into supernodes under mpirun (tests/shmem/split.sh): shmem_global_exit(N)
 # from the last PE ends the job with N & 255, 0 included, while the PEs of
 # every supernode wait, and no PE outlives the job (split_gone); with an
-# MPI_Abort that never returns, the PE ends the job itself after 10 s.
+# MPI_Abort that never returns, the PE ends the job itself after 10 s,
+# and with one that is slow to end it with 0, it waits.
 . "$(dirname "$0")/shmem/driver.sh"
 . "$(dirname "$0")/shmem/split.sh"
 P=$B/tests/shmem/errors
@@ -44,5 +45,24 @@ elif split_layout "${SPLIT_LAYOUTS%% *}"; then
     grep -q "exited with non-zero status\|exit code\|Exit code" "$T/out" "$T/err" ||
         bad "[$SPLIT_NAME] the job did not end through the PE's exit:$(tail -5 "$T/err")"
     [ "$SPLIT_SECONDS" -ge 9 ] || bad "[$SPLIT_NAME] the job ended in $SPLIT_SECONDS s: MPI_Abort was not the one interposed"
+fi
+
+# A slow launcher with a status of 0: MPI_Abort (interposed) takes 12 s,
+# then aborts. The PE must not end itself first: mpirun would take an exit
+# of 0 without MPI_Finalize for a failure and end the job with 1.
+printf '%s\n' '#define _GNU_SOURCE' '#include <dlfcn.h>' '#include <unistd.h>' \
+    'int MPI_Abort(void *c, int e);' \
+    'int MPI_Abort(void *c, int e) {' \
+    '    int (*real)(void *, int) = (int (*)(void *, int))dlsym(RTLD_NEXT, "MPI_Abort");' \
+    '    sleep(12);' \
+    '    return real(c, e);' \
+    '}' >"$T/slow.c"
+if ! ${cc:-cc} -shared -fPIC -o "$T/slow.so" "$T/slow.c" -ldl 2>"$T/slow.log"; then
+    bad "cannot build the slow MPI_Abort: $(head -3 "$T/slow.log")"
+elif split_layout "${SPLIT_LAYOUTS%% *}"; then
+    SPLIT_ENV+=("LD_PRELOAD=$T/slow.so")
+    SPLIT_NAME="$SPLIT_NAME, MPI_Abort takes 12 s"
+    job 0 "$PES" "$P" global-exit 256 && gone
+    [ "$SPLIT_SECONDS" -ge 11 ] || bad "[$SPLIT_NAME] the job ended in $SPLIT_SECONDS s: MPI_Abort was not the one interposed"
 fi
 finish
