@@ -101,6 +101,15 @@ split_watch() {
     local shell=$$ me=$BASHPID
     [ -p "$T/watch.fifo" ] || mkfifo "$T/watch.fifo" || return
     read -r -t $((SPLIT_TIMEOUT - 1)) -u 9 9<>"$T/watch.fifo" && return
+    # When the job last wrote: an abort's message long before the timeout
+    # tells a stuck end from a slow start.
+    {
+        local now f
+        now=$(date +%s)
+        for f in out err; do
+            [ -s "$T/$f" ] && echo "  the job's std$f was last written $((now - $(stat -c %Y "$T/$f"))) s before this list"
+        done
+    } >"$T/hang"
     ps -e -o pid=,ppid=,stat=,wchan:24=,etimes=,args= | awk -v top="$shell" -v me="$me" '
         { pid[NR] = $1; ppid[NR] = $2; line[NR] = $0 }
         END {
@@ -112,7 +121,7 @@ split_watch() {
             print "  pid ppid stat wchan age(s) command, under the test (pid " top ")"
             for (i = 1; i <= NR; i++)
                 if (pid[i] in mine && pid[i] != top && pid[i] != me && ppid[i] != me) print "  " line[i]
-        }' >"$T/hang" 2>&1
+        }' >>"$T/hang" 2>&1
 }
 
 # job WANT N PROGRAM [ARGS...], as driver.sh's, under mpirun in the layout.
