@@ -171,21 +171,19 @@ static void run_limits(void)
         for (int i = 0; i < mbw.n; i++)
             if (mbw.v[i] >= COPY2_MIN) two.v[two.n++] = mbw.v[i];
     }
-    bench_lat_run("limit-handoff", 56, bench_handoff_op, bench_handoff_serve, 1, NULL);
+    bench_limit_lat("limit-handoff", 56);
     for (int i = 0; i < lat.n; i++)
-        bench_lat_run("limit-ring", lat.v[i], bench_ring_op, bench_ring_serve, 1, NULL);
+        bench_limit_lat("limit-ring", lat.v[i]);
     for (int i = 0; i < cf.n; i++)
-        bench_lat_run("limit-copy-flag", cf.v[i], bench_copy_flag_op, bench_copy_flag_serve, 1, NULL);
+        bench_limit_lat("limit-copy-flag", cf.v[i]);
     if (t & T_FLOOD)
-        bench_bw_run("limit-ring-rate", 8, o.iters * 20, bench_ring_stream, bench_ring_sink, 1, NULL);
+        bench_limit_bw("limit-ring-rate", 8, o.iters * 20, 1);
     for (int i = 0; i < bw.n; i++)
-        bench_bw_run("limit-ring-bw", bw.v[i], o.iters * 10, bench_ring_stream, bench_ring_sink, 0,
-                     NULL);
+        bench_limit_bw("limit-ring-bw", bw.v[i], o.iters * 10, 0);
     for (int i = 0; i < mem.n; i++)
-        bench_lat_run("limit-memcpy", mem.v[i], bench_memcpy_op, bench_serve_nothing, 0, NULL);
+        bench_limit_lat("limit-memcpy", mem.v[i]);
     for (int i = 0; i < mbw.n; i++)
-        bench_bw_run("limit-memcpy-bw", mbw.v[i], o.iters * 10, bench_memcpy_stream,
-                     bench_sink_nothing, 0, NULL);
+        bench_limit_bw("limit-memcpy-bw", mbw.v[i], o.iters * 10, 0);
     /* Against one core's memcpy: what a copy shared by both sides can reach. */
     for (int i = 0; i < two.n; i++)
         bench_bw_run("limit-copy2-bw", two.v[i], o.iters * 10, bench_copy2_stream, bench_copy2_sink,

@@ -280,8 +280,9 @@ static long warm_of(long iters)
 }
 
 /*
- * The floor kernels, by the name of their row in the limits: a test that
- * names one measures it again beside each of its repetitions, alternating,
+ * The floor kernels, by the name of their row in the limits (which runs
+ * them through bench_limit_lat and bench_limit_bw): a test that names one
+ * also measures it beside each of its repetitions, alternating,
  * so that each repetition's ratio compares two measurements a few
  * milliseconds apart. The host moves the two CPUs between placements of
  * very different speeds within seconds; a floor measured once at the start
@@ -294,7 +295,7 @@ typedef struct floor_kernel {
     bench_stream_fn stream;  /* rate and bandwidth floors */
     bench_stream_fn sink;
     size_t size;             /* 0: the test's size; else the floor's only one */
-    int halve;               /* as its limits row */
+    int halve;               /* a round trip, reported one way */
 } floor_kernel_t;
 
 static const floor_kernel_t floor_kernels[] = {
@@ -316,6 +317,25 @@ static const floor_kernel_t *floor_kernel(const char *name, int stream)
                        ? &floor_kernels[i]
                        : NULL;
     return NULL;
+}
+
+static const floor_kernel_t *known_kernel(const char *name, int stream)
+{
+    const floor_kernel_t *fk = floor_kernel(name, stream);
+    if (!fk) bench_die(1, "no %s limit kernel named %s", stream ? "streaming" : "latency", name);
+    return fk;
+}
+
+void bench_limit_lat(const char *name, size_t size)
+{
+    const floor_kernel_t *fk = known_kernel(name, 0);
+    bench_lat_run(name, fk->size ? fk->size : size, fk->op, fk->serve, fk->halve, NULL);
+}
+
+void bench_limit_bw(const char *name, size_t size, long base, int msgs_rate)
+{
+    const floor_kernel_t *fk = known_kernel(name, 1);
+    bench_bw_run(name, size, base, fk->stream, fk->sink, msgs_rate, NULL);
 }
 
 static double *alloc_dbl(int n)

@@ -141,6 +141,12 @@ void bench_lat_run(const char *test, size_t size, bench_op_fn op, bench_serve_fn
 void bench_bw_run(const char *test, size_t size, long base, bench_stream_fn active,
                   bench_stream_fn passive, int msgs_rate, const char *floor);
 
+/* A row of the limits, its kernels from the table that pairs floors with
+ * tests (bench_limits.c): a latency limit at `size` (the hand-off at its
+ * own 56 bytes), or a streaming one of `base` messages. */
+void bench_limit_lat(const char *name, size_t size);
+void bench_limit_bw(const char *name, size_t size, long base, int msgs_rate);
+
 /* Median round trip of the cache-line hand-off, in ns (rank 0; 0 on rank 1). */
 double bench_handoff_probe(long n);
 

@@ -142,14 +142,12 @@ static void print_row(const bench_result_t *r)
     if (strcmp(last, r->test) != 0) {
         snprintf(last, sizeof last, "%s", r->test);
         printf("\n# %s: %s\n", r->test, title_of(r->test));
-        if (w->floor && w->paired)
-            printf("# floor: %s (%s), measured beside each repetition; ratio = median of the\n"
-                   "# repetitions' value / floor: %s is better\n", w->floor,
+        if (w->floor)
+            printf("# floor: %s (%s)%s: %s is better\n", w->floor,
                    r->floor_size == w->size ? "same size" : "one size for all",
-                   bench_higher_is_better(w->unit) ? "higher" : "lower");
-        else if (w->floor)
-            printf("# floor: %s (%s); ratio = median / floor: %s is better\n", w->floor,
-                   r->floor_size == w->size ? "same size" : "one size for all",
+                   w->paired ? ", measured beside each repetition; ratio = median of the\n"
+                               "# repetitions' value / floor"
+                             : "; ratio = median / floor",
                    bench_higher_is_better(w->unit) ? "higher" : "lower");
         printf("%10s %12s %12s %12s %8s\n", w->size == BENCH_NO_SIZE ? "processes" : "size", unit,
                w->p99 > 0 ? "p99" : "worst", "floor", "ratio");
