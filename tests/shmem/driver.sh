@@ -28,6 +28,25 @@ export SHMEM_SYMMETRIC_SIZE=${SHMEM_SYMMETRIC_SIZE-16M}
 bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
 ok() { echo "ok: $*"; }
 
+# show_output: the last job's stdout and stderr, indented; a long one by its
+# first and last lines, so that the first error (often an abort's cause,
+# followed by the launcher's long notices) is kept.
+show_output() {
+    local f n
+    for f in "$T/out" "$T/err"; do
+        [ -s "$f" ] || continue
+        echo "  std${f##*/}:"
+        n=$(wc -l <"$f")
+        if [ "$n" -le 40 ]; then
+            sed 's/^/    /' "$f"
+        else
+            head -n 15 "$f" | sed 's/^/    /'
+            echo "    [... $((n - 35)) lines ...]"
+            tail -n 20 "$f" | sed 's/^/    /'
+        fi
+    done
+}
+
 # job WANT N PROGRAM [ARGS...]: runs PROGRAM on N PEs (60 s at most), its
 # output in $T/out and $T/err; checks that the job exits WANT ("nz": any
 # failure status but the timeout's 124).
@@ -40,7 +59,7 @@ job() {
         :
     elif [ "$got" != "$want" ]; then
         bad "oshrun -n $n $* exited $got, expected $want; output:"
-        sed 's/^/    /' "$T/out" "$T/err" | tail -20
+        show_output
         return 1
     fi
     ok "oshrun -n $n $* -> $got"

@@ -137,7 +137,7 @@ job() {
     elif [ "$got" != "$want" ]; then
         bad "[$SPLIT_NAME] mpirun -np $n $* exited $got, expected $want$([ "$got" = 124 ] &&
             echo " (hung: ended after $SPLIT_TIMEOUT s)"); output:"
-        sed 's/^/    /' "$T/out" "$T/err" | tail -20
+        show_output
         if [ -s "$T/hang" ]; then
             echo "  the processes a second before the timeout:"
             cat "$T/hang"
@@ -146,7 +146,7 @@ job() {
     fi
     if [ "$want" = 0 ] && [ "$(grep -c '^pshm OpenSHMEM.*, OpenSHMEM [0-9.]*, over pshm' "$T/out")" != 1 ]; then
         bad "[$SPLIT_NAME] mpirun -np $n $*: not one job of $n PEs ($(grep -c ', over pshm' "$T/out") version lines from PE 0); output:"
-        sed 's/^/    /' "$T/out" "$T/err" | tail -20
+        show_output
         return 1
     fi
     ok "[$SPLIT_NAME] mpirun -np $n ${*#"$B/"} -> $got"
