@@ -163,6 +163,10 @@ fi
 if run 0 "$T/lim" -- "$P" --limits-only --quick --tests short; then
     grep -q "^# limit-handoff:" "$T/lim" && ! grep -q "^# short:" "$T/lim" ||
         bad "--limits-only printed no hand-off or ran the library"
+    # The hand-off goes round its line pairs (one pair measured the luck of
+    # where the machine homes two lines); its header says how many.
+    grep -q "^# limit-handoff: .*, 64 line pairs in turn$" "$T/lim" ||
+        bad "the hand-off's header does not say that it uses 64 line pairs in turn: $(grep "^# limit-handoff" "$T/lim")"
 fi
 if run 0 "$T/poll" -- "$R" -n 4 "$P" --poll-idle --quick --csv; then
     [ "$(grep -c "^poll-idle,,4,[0-9.e+-]*,,[0-9.e+-]*,,,,,,,,,lower,2,10000,,$" "$T/poll")" = 1 ] &&

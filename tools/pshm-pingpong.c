@@ -4,7 +4,8 @@
  * same operation done by hand between the same two cores in the same run
  * (the limit-* kernels in tools/util/bench_limits.c):
  *
- *   limit-handoff    a round trip of one cache line per direction (Short)
+ *   limit-handoff    a round trip of one cache line per direction, 64 line
+ *                    pairs in turn (Short)
  *   limit-ring       a round trip through a 1-copy ring (Medium, copied or
  *                    prepared)
  *   limit-copy-flag  a memcpy into the peer's memory and a flag line, the

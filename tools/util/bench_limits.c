@@ -93,14 +93,19 @@ void bench_sync_pair(void)
 
 /* ------------------------------------------------------------ limits: kernels */
 
+/* Round trip i's pair of lines (bench_lim_area_t: pairs in turn). */
+static inline lim_slot_t *hs_ping(uint64_t i) { return &g->lim->hs[i % LIM_NHS].ping; }
+static inline lim_slot_t *hs_pong(uint64_t i) { return &g->lim->hs[i % LIM_NHS].pong; }
+
 void bench_handoff_op(size_t size)
 {
     (void)size;
     uint64_t i = ++hs_seq;
-    for (int k = 0; k < 7; k++) g->lim->ping.payload[k] = i + (uint64_t)k;
-    atomic_store_explicit(&g->lim->ping.seq, i, memory_order_release); /* publishes the payload */
-    wait_eq(&g->lim->pong.seq, i);
-    memcpy(sink_words, g->lim->pong.payload, 56);
+    lim_slot_t *ping = hs_ping(i), *pong = hs_pong(i);
+    for (int k = 0; k < 7; k++) ping->payload[k] = i + (uint64_t)k;
+    atomic_store_explicit(&ping->seq, i, memory_order_release); /* publishes the payload */
+    wait_eq(&pong->seq, i);
+    memcpy(sink_words, pong->payload, 56);
 }
 
 void bench_handoff_serve(size_t size, long n)
@@ -108,10 +113,11 @@ void bench_handoff_serve(size_t size, long n)
     (void)size;
     for (long j = 0; j < n; j++) {
         uint64_t i = ++hs_seq;
-        wait_eq(&g->lim->ping.seq, i);
-        memcpy(sink_words, g->lim->ping.payload, 56);
-        for (int k = 0; k < 7; k++) g->lim->pong.payload[k] = sink_words[k] + 1;
-        atomic_store_explicit(&g->lim->pong.seq, i, memory_order_release);
+        lim_slot_t *ping = hs_ping(i), *pong = hs_pong(i);
+        wait_eq(&ping->seq, i);
+        memcpy(sink_words, ping->payload, 56);
+        for (int k = 0; k < 7; k++) pong->payload[k] = sink_words[k] + 1;
+        atomic_store_explicit(&pong->seq, i, memory_order_release);
     }
 }
 

@@ -37,6 +37,8 @@
 #define BW_BYTES (256 * MiB)  /* payload per bandwidth repetition */
 
 #define LIM_NSLOT 8
+/* The hand-off's line pairs, used in turn (see bench_lim_area_t). */
+#define LIM_NHS 64
 #define LIM_CHUNK (32 * KiB)
 #define LIM_INL 48
 
@@ -68,12 +70,26 @@ typedef struct bench_lim_area {
     struct {
         int64_t pid[2], cpu[2];
     } __attribute__((aligned(64))) who;      /* written before the first barrier */
-    lim_slot_t ping, pong;                   /* hand-off: 0 -> 1, 1 -> 0 */
+    /* Hand-off: round trip i uses pair i % LIM_NHS, ping 0 -> 1 at +0 of its
+     * 256 bytes, pong 1 -> 0 at +128 (apart from ping's 128-byte pair, which
+     * the adjacent-line prefetcher fetches together), pairs 256 bytes apart
+     * as a queue's lines are for two processes. In turn rather than one
+     * pair: a line's hand-off time depends on where the machine homes it (on
+     * a 2-vCPU VM, 150-220 ns one way from one line to the next, the same
+     * lines alike on every pass), so one fixed pair measured its own luck,
+     * while the library's queues go round many lines. */
+    struct {
+        lim_slot_t ping;
+        unsigned char pad0[64];
+        lim_slot_t pong;
+        unsigned char pad1[64];
+    } hs[LIM_NHS];
     lim_line_t cf_ping, cf_pong;             /* copy + flag, two-core copy: 0 -> 1, 1 -> 0 */
     lim_ring_t ring[2];                      /* [0]: 0 -> 1, [1]: 1 -> 0 */
 } bench_lim_area_t;
 _Static_assert(sizeof(bench_lim_area_t) <= OFF_FLAG, "limits area overlaps the flag line");
 _Static_assert(sizeof(lim_hdr_t) == 64 && sizeof(lim_slot_t) == 64, "one cache line each");
+_Static_assert(sizeof(((bench_lim_area_t *)0)->hs[0]) == 256, "a hand-off pair per 256 bytes");
 
 /* The pair as this process sees it, owned by the tool and bound once. */
 typedef struct bench_pair {

@@ -54,7 +54,8 @@ static const char *title_of(const char *test)
 {
     static const struct { const char *test, *title; } t[] = {
         {"limit-handoff",
-         "Floor: cache-line hand-off round trip, one line per direction (56 B payload + seq)"},
+         "Floor: cache-line hand-off round trip, one line per direction (56 B payload + seq), "
+         "64 line pairs in turn"},
         {"limit-ring", "Floor: 1-copy ring round trip (sender copies in, receiver reads in place)"},
         {"limit-ring-bw", "Floor: 1-copy ring streaming bandwidth"},
         {"limit-ring-rate", "Floor: streaming ring of one-line messages (8 B in the slot's line)"},
