@@ -75,7 +75,7 @@ typedef struct bench_lim_area {
      * the adjacent-line prefetcher fetches together), pairs 256 bytes apart
      * as a queue's lines are for two processes. In turn rather than one
      * pair: a line's hand-off time depends on where the machine homes it (on
-     * a 2-vCPU VM, 150-220 ns one way from one line to the next, the same
+     * a 2-vCPU VM, 130-250 ns one way from one line to the next, the same
      * lines alike on every pass), so one fixed pair measured its own luck,
      * while the library's queues go round many lines. */
     struct {
