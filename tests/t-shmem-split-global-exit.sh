@@ -30,15 +30,24 @@ split_layout "${SPLIT_LAYOUTS%% *}" && run
 codes=$((256 + 3))
 SPLIT_LAYOUTS=${SPLIT_LAYOUTS#* } per_layout run
 
+# shim NAME LINE...: the C source LINEs built into $T/NAME.so, an MPI_Abort
+# to interpose with LD_PRELOAD; a shim that does not build fails the test.
+cc=$(sed -n 's/^CC := //p' "$B/Makefile")
+shim() {
+    local n=$1
+    shift
+    printf '%s\n' '#define _GNU_SOURCE' '#include <dlfcn.h>' '#include <unistd.h>' \
+        'int MPI_Abort(void *c, int e);' "$@" >"$T/$n.c"
+    ${cc:-cc} -shared -fPIC -o "$T/$n.so" "$T/$n.c" -ldl 2>"$T/$n.log" && return
+    bad "cannot build the $n MPI_Abort: $(head -3 "$T/$n.log")"
+    return 1
+}
+
 # A launcher that misses the abort: MPI_Abort (interposed) never returns.
 # The PE ends itself with the code 10 s later, and its exit ends the job
 # with that code; without that the job would hang until the test's timeout.
-cc=$(sed -n 's/^CC := //p' "$B/Makefile")
-printf '#include <unistd.h>\nint MPI_Abort(void *c, int e);\n%s\n' \
-    'int MPI_Abort(void *c, int e) { (void)c, (void)e; for (;;) pause(); }' >"$T/hang.c"
-if ! ${cc:-cc} -shared -fPIC -o "$T/hang.so" "$T/hang.c" 2>"$T/hang.log"; then
-    bad "cannot build the MPI_Abort that never returns: $(head -3 "$T/hang.log")"
-elif split_layout "${SPLIT_LAYOUTS%% *}"; then
+if shim hang 'int MPI_Abort(void *c, int e) { (void)c, (void)e; for (;;) pause(); }' &&
+    split_layout "${SPLIT_LAYOUTS%% *}"; then
     SPLIT_ENV+=("LD_PRELOAD=$T/hang.so")
     SPLIT_NAME="$SPLIT_NAME, MPI_Abort never returns"
     job 7 "$PES" "$P" global-exit 7 && gone
@@ -50,16 +59,11 @@ fi
 # A slow launcher with a status of 0: MPI_Abort (interposed) takes 12 s,
 # then aborts. The PE must not end itself first: mpirun would take an exit
 # of 0 without MPI_Finalize for a failure and end the job with 1.
-printf '%s\n' '#define _GNU_SOURCE' '#include <dlfcn.h>' '#include <unistd.h>' \
-    'int MPI_Abort(void *c, int e);' \
-    'int MPI_Abort(void *c, int e) {' \
+if shim slow 'int MPI_Abort(void *c, int e) {' \
     '    int (*real)(void *, int) = (int (*)(void *, int))dlsym(RTLD_NEXT, "MPI_Abort");' \
     '    sleep(12);' \
     '    return real(c, e);' \
-    '}' >"$T/slow.c"
-if ! ${cc:-cc} -shared -fPIC -o "$T/slow.so" "$T/slow.c" -ldl 2>"$T/slow.log"; then
-    bad "cannot build the slow MPI_Abort: $(head -3 "$T/slow.log")"
-elif split_layout "${SPLIT_LAYOUTS%% *}"; then
+    '}' && split_layout "${SPLIT_LAYOUTS%% *}"; then
     SPLIT_ENV+=("LD_PRELOAD=$T/slow.so")
     SPLIT_NAME="$SPLIT_NAME, MPI_Abort takes 12 s"
     job 0 "$PES" "$P" global-exit 256 && gone
