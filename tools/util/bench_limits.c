@@ -70,7 +70,7 @@ static void lim_spin(spin_t *s)
     else if (t - s->t0 > 60000000000ull) bench_die(1, "no answer from the other process in 60 s");
 }
 
-static void wait_eq(_Atomic uint64_t *p, uint64_t v)
+static inline void wait_eq(_Atomic uint64_t *p, uint64_t v)
 {
     spin_t s = {0, 0};
     while (atomic_load_explicit(p, memory_order_acquire) != v) lim_spin(&s);
@@ -121,7 +121,21 @@ void bench_handoff_serve(size_t size, long n)
     }
 }
 
-static void ring_send(int k, const unsigned char *src, size_t len)
+/* The ring's kernels are inlined into each floor's loop, and a payload in
+ * the header is copied as whole words (8 bytes up to 8, else the field's
+ * 48): the line moves whole either way, and a call per message (to the
+ * kernel, or to memcpy for a few bytes: ~20 instructions a side) would be
+ * the floor's own cost, not the machine's (docs/performance-history.md,
+ * 2026-11-28: the ring floors without calls). */
+#define RING_INLINE static inline __attribute__((always_inline))
+
+RING_INLINE void inl_copy(unsigned char *dst, const unsigned char *src, size_t n)
+{
+    if (n <= 8) memcpy(dst, src, 8);
+    else memcpy(dst, src, LIM_INL);
+}
+
+RING_INLINE void ring_send(int k, const unsigned char *src, size_t len)
 {
     lim_ring_t *r = &g->lim->ring[k];
     size_t off = 0;
@@ -130,7 +144,7 @@ static void ring_send(int k, const unsigned char *src, size_t len)
         lim_hdr_t *hd = &r->hdr[h % LIM_NSLOT];
         size_t n = len - off < LIM_CHUNK ? len - off : LIM_CHUNK;
         wait_eq(&hd->seq, 0); /* acquire: the receiver is done with the slot */
-        if (n <= LIM_INL) memcpy(hd->inl, src + off, n);
+        if (n <= LIM_INL) inl_copy(hd->inl, src + off, n);
         else memcpy(r->data[h % LIM_NSLOT], src + off, n);
         hd->len = n;
         atomic_store_explicit(&hd->seq, h + 1, memory_order_release); /* publishes len + data */
@@ -141,15 +155,15 @@ static void ring_send(int k, const unsigned char *src, size_t len)
 
 /* Reads slot h of ring k in place: the inline bytes, or the chunk's first
  * byte. */
-static void ring_touch(int k, uint64_t h)
+RING_INLINE void ring_touch(int k, uint64_t h)
 {
     lim_ring_t *r = &g->lim->ring[k];
     lim_hdr_t *hd = &r->hdr[h % LIM_NSLOT];
-    if (hd->len <= LIM_INL) memcpy(sink_words, hd->inl, hd->len);
+    if (hd->len <= LIM_INL) inl_copy((unsigned char *)sink_words, hd->inl, hd->len);
     else sink_byte = r->data[h % LIM_NSLOT][0];
 }
 
-static void ring_release(int k, uint64_t h)
+RING_INLINE void ring_release(int k, uint64_t h)
 {
     /* release: my reads of the slot happen before the sender reuses it */
     atomic_store_explicit(&g->lim->ring[k].hdr[h % LIM_NSLOT].seq, 0, memory_order_release);
@@ -158,7 +172,7 @@ static void ring_release(int k, uint64_t h)
 /* Takes the next message of ring k: reads it in place (ring_touch) when
  * `touch`, and frees its slots unless `hold` (ring_touch_release later:
  * a message has at most 64 KiB / LIM_CHUNK = 2 of the 8 slots). */
-static void ring_recv_as(int k, size_t len, bool touch, bool hold)
+RING_INLINE void ring_recv_as(int k, size_t len, bool touch, bool hold)
 {
     lim_ring_t *r = &g->lim->ring[k];
     size_t off = 0;
@@ -173,13 +187,13 @@ static void ring_recv_as(int k, size_t len, bool touch, bool hold)
     } while (off < len);
 }
 
-static void ring_touch_release(int k, uint64_t from, uint64_t to)
+RING_INLINE void ring_touch_release(int k, uint64_t from, uint64_t to)
 {
     for (uint64_t h = from; h < to; h++) ring_touch(k, h);
     for (uint64_t h = from; h < to; h++) ring_release(k, h);
 }
 
-static void ring_recv(int k, size_t len) { ring_recv_as(k, len, true, false); }
+RING_INLINE void ring_recv(int k, size_t len) { ring_recv_as(k, len, true, false); }
 
 void bench_ring_op(size_t size)
 {
