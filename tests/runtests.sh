@@ -130,8 +130,19 @@ if [ "${PSHM_TEST_ISOLATE:-1}" != 0 ] && command -v unshare >/dev/null 2>&1 &&
 fi
 [ $isolate = 1 ] || echo "runtests: no private namespaces (not root?): leftovers are judged machine-wide and left in place"
 
-sid=""
-trap '[ -n "$sid" ] && kill -TERM -- "-$sid" 2>/dev/null; echo "runtests: interrupted"; exit 130' INT TERM HUP
+sid="" tdir=""
+# A stopped runner ends its test and removes the test's temporary directory.
+# Every process of the test's session is told, not only its process group:
+# timeout(1) in nsrun.sh runs the test in a group of its own.
+stop_test() {
+  local p
+  [ -n "$sid" ] || return 0
+  kill -TERM -- "-$sid" 2>/dev/null
+  for p in $(survivors "$sid" | awk '{ print $1 }'); do kill -TERM "$p" 2>/dev/null; done
+  [ -n "$tdir" ] && rm -rf "$tdir"
+  return 0
+}
+trap 'stop_test; echo "runtests: interrupted"; exit 130' INT TERM HUP
 
 passed=0
 failed=0

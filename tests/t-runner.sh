@@ -3,7 +3,8 @@
 # t-runner.sh - the test runner judges only its own tests' objects: objects
 # another program makes while a test runs are neither blamed on the test nor
 # removed, and a test's own leftovers (POSIX, temporary directory, SysV) and
-# left-over processes still fail it.
+# left-over processes still fail it. A runner stopped mid-test ends the test
+# and leaves nothing in its temporary directory.
 set -u
 top=${PSHM_BUILD:-$(cd "$(dirname "$0")/.." && pwd)}
 cd "$top" || exit 1
@@ -32,6 +33,7 @@ probe leak-posix ': > /dev/shm/pshm.leak; exit 0'
 probe leak-tmp ': > "$TMPDIR/pshm.leak"; exit 0'
 probe leak-sysv 'ipcmk -M 4096 >/dev/null; exit 0'
 probe process 'sleep 60 & exit 0'
+probe slow 'sleep 30; exit 0'
 
 # 1. Another program's objects appear while a test runs.
 PSHM_TEST_TIMEOUT=30 bash tests/runtests.sh "$T/runner-probe-quiet.sh" >"$T/quiet.out" 2>&1 &
@@ -59,5 +61,30 @@ for p in leak-posix leak-tmp leak-sysv process; do
 done
 [ -e /dev/shm/pshm.leak ] && bad "a test's leftover escaped its namespace"
 
-[ $fail = 0 ] && echo "ok: foreign objects untouched, own leftovers and processes caught"
+# 3. A runner stopped (TERM) while a test runs ends the test and leaves
+# nothing in its temporary directory (the test's own, made per test).
+mkdir "$T/tmp"
+env -u GASNET_TMPDIR TMPDIR="$T/tmp" PSHM_TEST_TIMEOUT=60 bash tests/runtests.sh \
+  "$T/runner-probe-slow.sh" >"$T/int.out" 2>&1 &
+pid=$!
+for _ in $(seq 100); do
+  ls "$T/tmp" | grep -q '^runtests\.' && break
+  sleep 0.1
+done
+ls "$T/tmp" | grep -q '^runtests\.' || bad "the runner made no temporary directory for its test"
+kill -TERM "$pid"
+wait "$pid"
+rc=$?
+cat "$T/int.out"
+[ "$rc" = 130 ] || bad "a stopped runner exited with $rc, not 130"
+grep -q '^runtests: interrupted' "$T/int.out" || bad "a stopped runner did not say so"
+for _ in $(seq 50); do
+  pgrep -f runner-probe-slow.sh >/dev/null || break
+  sleep 0.1
+done
+pgrep -f runner-probe-slow.sh >/dev/null && bad "the stopped runner's test still runs"
+left=$(ls -A "$T/tmp")
+[ -z "$left" ] || bad "a stopped runner left $left in its temporary directory"
+
+[ $fail = 0 ] && echo "ok: foreign objects untouched, own leftovers and processes caught, a stopped runner cleans up"
 exit $fail
