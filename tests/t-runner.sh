@@ -79,10 +79,10 @@ cat "$T/int.out"
 [ "$rc" = 130 ] || bad "a stopped runner exited with $rc, not 130"
 grep -q '^runtests: interrupted' "$T/int.out" || bad "a stopped runner did not say so"
 for _ in $(seq 50); do
-  pgrep -f runner-probe-slow.sh >/dev/null || break
+  pgrep -f "$T/runner-probe-slow.sh" >/dev/null || break
   sleep 0.1
 done
-pgrep -f runner-probe-slow.sh >/dev/null && bad "the stopped runner's test still runs"
+pgrep -f "$T/runner-probe-slow.sh" >/dev/null && bad "the stopped runner's test still runs"
 left=$(ls -A "$T/tmp")
 [ -z "$left" ] || bad "a stopped runner left $left in its temporary directory"
 
