@@ -54,6 +54,27 @@ PY
     done
     grep -q "^# this: [0-9]* run(s) left out" "$T/out" || bad "no count of left-out runs"
 fi
+# Stopped (TERM) during a sitting: it ends after the run under way and
+# leaves nothing in its temporary directory.
+mkdir "$T/tmp"
+TMPDIR=$T/tmp "$S" -n 500 --no-chrt -- --tests limits,short --quick --reps 3 >"$T/stop.out" 2>"$T/stop.err" &
+spid=$!
+for _ in $(seq 300); do
+    grep -q "^run 1/500 (this) done" "$T/stop.err" && break
+    sleep 0.1
+done
+grep -q "^run 1/500 (this) done" "$T/stop.err" || bad "no run finished in 30 s: $(cat "$T/stop.err")"
+kill -TERM "$spid"
+for _ in $(seq 300); do kill -0 "$spid" 2>/dev/null || break; sleep 0.1; done
+if kill -0 "$spid" 2>/dev/null; then
+    bad "bench-runs.sh still runs 30 s after TERM"
+    kill -KILL "$spid"
+fi
+wait "$spid"
+[ $? = 130 ] || bad "a stopped bench-runs.sh did not exit with 130"
+left=$(ls -A "$T/tmp")
+[ -z "$left" ] || bad "a stopped bench-runs.sh left $left in its temporary directory"
+
 # A setting's A/B: "other" is this build with the variable set (a bad
 # value makes pshm-pingpong fail, which must stop the sitting).
 if run 0 "$T/env" -- "$S" -n 1 --no-chrt --ab-env PSHM_SYNERGY_MIN=0 -- --tests limits,short --quick --reps 3; then

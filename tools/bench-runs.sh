@@ -51,8 +51,10 @@ done
 
 if [ -n "$keep" ]; then work=$keep; mkdir -p "$work"; else
     work=$(mktemp -d "${TMPDIR:-/tmp}/bench-runs.XXXXXX")
-    trap 'rm -rf "$work"' EXIT INT TERM
+    trap 'rm -rf "$work"' EXIT
 fi
+# Stopped: end here (the EXIT trap cleans up), not go on to the next run.
+trap 'exit 130' INT TERM HUP
 
 i=1
 while [ "$i" -le "$runs" ]; do
