@@ -8,6 +8,7 @@ T=${TMPDIR:-/tmp}/$(basename "$0" .sh).$$
 fails=0
 mkdir -p "$T" || exit 1
 trap 'rm -rf "$T"' EXIT
+trap 'exit 1' INT TERM HUP
 
 for f in "$R" "$P"; do
     [ -x "$f" ] || { echo "FAIL: $f is not built"; exit 1; }

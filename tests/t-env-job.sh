@@ -8,6 +8,7 @@ P=$B/tools/pshmrun
 C=$B/tests/progs/launch-child
 T=$(mktemp -d "${TMPDIR:-/tmp}/t-env-job.XXXXXX" 2>/dev/null || mktemp -d /tmp/t-env-job.XXXXXX) || exit 1
 trap 'rm -rf "$T"' EXIT
+trap 'exit 1' INT TERM HUP
 fails=0
 for f in "$P" "$C"; do
     [ -x "$f" ] || { echo "FAIL: $f is not built"; exit 1; }

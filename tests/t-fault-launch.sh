@@ -19,6 +19,7 @@ F=$B/tests/progs/fault
 C=$B/tools/pshm-cleanup
 T=$(mktemp -d "${TMPDIR:-/tmp}/t-fault-launch.XXXXXX") || exit 1
 trap 'rm -rf "$T"' EXIT
+trap 'exit 1' INT TERM HUP
 NP=3
 ET=40          # exit timeout: survivors that do not notice would take this long
 BOUND_MS=20000 # noticing takes milliseconds; half of ET tells the two apart

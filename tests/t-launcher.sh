@@ -8,6 +8,7 @@ T=${TMPDIR:-/tmp}/t-launcher.$$
 fails=0
 mkdir -p "$T" || exit 1
 trap 'rm -rf "$T"' EXIT
+trap 'exit 1' INT TERM HUP
 
 for f in "$P" "$C"; do
     if [ ! -x "$f" ]; then

@@ -162,6 +162,7 @@ fail=0
 # ---- the checker itself, on a made-up tree: each wrong edge is seen
 fake=$(mktemp -d) || exit 1
 trap 'rm -rf "$fake"' EXIT
+trap 'exit 1' INT TERM HUP
 mkdir -p "$fake"/{base,nodemap,segment,amqueue,pshm,tools/util,shmem}
 cat >"$fake/pshm/pshm.h" <<'EOF'
 int pshm_public(void);

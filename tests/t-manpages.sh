@@ -108,6 +108,7 @@ rendered=0
 if command -v man >/dev/null 2>&1; then
   work=$(mktemp -d) || exit 1
   trap 'rm -rf "$work"' EXIT
+  trap 'exit 1' INT TERM HUP
   for f in "$man_dir"/*.[0-9]; do
     [ -f "$f" ] || continue
     render "$top/$f" "$f"

@@ -39,6 +39,7 @@ mpicc=$(sed -n 's/^MPICC := //p' "$B/Makefile")
 T=${TMPDIR:-/tmp}/t-mpi.$$
 mkdir -p "$T" || exit 1
 trap 'rm -rf "$T"' EXIT
+trap 'exit 1' INT TERM HUP
 if ! $mpicc -std=c11 -D_GNU_SOURCE -I"$B/pshm" -I"$B/pshm/mpi" -o "$T/errors-shared" \
         "$B/tests/mpi/errors-shared.c" "$B/libpshm_mpi.a" -L"$B" -lpshm -Wl,-rpath,"$(cd "$B" && pwd)"; then
     echo "FAIL: cannot build tests/mpi/errors-shared.c against libpshm.so"

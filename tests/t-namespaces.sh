@@ -12,6 +12,7 @@ P=$B/tools/pshmrun
 F=$B/tests/progs/fault
 T=$(mktemp -d /tmp/t-namespaces.XXXXXX) || exit 1
 trap 'rm -rf "$T"' EXIT
+trap 'exit 1' INT TERM HUP
 fails=0
 [ -x "$P" ] && [ -x "$F" ] || { echo "FAIL: $P or $F is not built"; exit 1; }
 backend=$("$P" --version | sed -n 's/.*, \([a-z]*\) backend$/\1/p')

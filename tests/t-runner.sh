@@ -21,6 +21,7 @@ cleanup() {
   rm -f tests/logs/runner-probe-*.log
 }
 trap cleanup EXIT
+trap 'exit 1' INT TERM HUP
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }
 

@@ -9,6 +9,7 @@ B=${PSHM_BUILD:-$(cd "$(dirname "$0")/.." && pwd)}
 OSHRUN=$B/shmem/oshrun
 T=$(mktemp -d "${TMPDIR:-/tmp}/t-shmem.XXXXXX") || exit 1
 trap 'rm -rf "$T"' EXIT
+trap 'exit 1' INT TERM HUP
 fails=0
 
 if ! grep -q '^SHMEM := yes' "$B/Makefile" 2>/dev/null; then

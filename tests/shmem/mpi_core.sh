@@ -7,6 +7,7 @@
 B=${PSHM_BUILD:-$(cd "$(dirname "$0")/.." && pwd)}
 T=$(mktemp -d "${TMPDIR:-/tmp}/t-shmem-mpi.XXXXXX") || exit 1
 trap 'rm -rf "$T"' EXIT
+trap 'exit 1' INT TERM HUP
 fails=0
 bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
 ok() { echo "ok: $*"; }
