@@ -267,18 +267,24 @@ _Static_assert(sizeof(amq_rq_t) == 16, "one pointer and the stamp per queue");
  * Live chunks are [tail, head) when wrap == 0, else [tail, wrap) + [0, head).
  * See pool.c.
  */
-/* Bytes of a pool reused first, while they can be (see amq_pool_alloc);
- * at least one largest chunk. */
+/* The rings a pool is used as (see amq_pool_alloc): first one of
+ * AMQ_POOL_RING_CHUNKS chunks of the size it started with (at least
+ * AMQ_POOL_RING_MIN bytes), then AMQ_POOL_HOT bytes while the receiver
+ * keeps up within them; at least one largest chunk. */
+#define AMQ_POOL_RING_CHUNKS 4u
+#define AMQ_POOL_RING_MIN (16u * 1024u)
 #define AMQ_POOL_HOT (256u * 1024u)
 _Static_assert(AMQ_POOL_HOT >= AMQ_CHUNK_MAX, "the hot ring holds a largest chunk");
 
-/* `lim`: how far the head may grow with no other check, the hot ring's end
- * (wrap == 0) or the tail (wrap != 0). `last`: the newest chunk's offset;
+/* `ring`: the ring in use, at most `hot`, the hot ring (AMQ_POOL_HOT or
+ * the whole pool if smaller); `lim`: how far the
+ * head may grow with no other check, the ring's end (wrap == 0) or the
+ * tail (wrap != 0); 0 before the first chunk. `last`: the newest chunk's offset;
  * `mixed` is false while every chunk carved since the pool last held one
  * chunk goes to `dest0`, so that the newest one being consumed frees all. */
 typedef struct amq_pool {
     char *base;
-    uint64_t head, lim, last;
+    uint64_t head, lim, last, ring, hot;
     int dest0;
     bool mixed;
     bool threads;       /* chunks are marked filled (amq_chunk_filled) */
@@ -478,9 +484,9 @@ int amq_pending(pshm_ctx_t *ctx);
  * fills the chunk, then calls amq_chunk_filled. */
 uint64_t amq_pool_alloc(amq_pool_t *p, uint64_t bytes, int dest, uint32_t seq);
 /* Frees the chunks whose messages were consumed (in order), as
- * amq_pool_alloc does when the hot ring runs out; `dest`: the next
- * chunk's destination. */
-void amq_pool_reclaim(amq_pool_t *p, int dest);
+ * amq_pool_alloc does when its ring runs out; `dest` and `bytes`: the next
+ * chunk's destination and size. */
+void amq_pool_reclaim(amq_pool_t *p, int dest, uint64_t bytes);
 
 static inline void amq_chunk_init(amq_pool_t *p, uint64_t off, uint64_t bytes, int dest,
                                   uint32_t seq)
@@ -518,6 +524,38 @@ static inline uint64_t amq_pool_take(amq_pool_t *p, uint64_t bytes, int dest, ui
     amq_pool_note(p, off, dest);
     amq_chunk_init(p, off, bytes, dest, seq);
     return off;
+}
+/* The ring an empty pool starts with for chunks of `bytes`. */
+static inline uint64_t amq_pool_ring_of(const amq_pool_t *p, uint64_t bytes)
+{
+    uint64_t r = bytes * AMQ_POOL_RING_CHUNKS;
+
+    r = r < AMQ_POOL_RING_MIN ? AMQ_POOL_RING_MIN : r;
+    return r < p->hot ? r : p->hot;
+}
+/* When a chunk of `bytes` does not fit (amq_pool_fits): if no chunk is
+ * live, or the pool's stream was all consumed (its newest chunk is, see
+ * amq_pool_t), the pool starts again at 0 in a ring sized for `bytes`,
+ * for a stream to `dest`; true if the chunk fits now. A ping-pong comes
+ * here once a lap of its small ring: inline, with no call, so that the
+ * fast paths that use it keep their registers. */
+static inline bool amq_pool_restart(amq_pool_t *p, uint64_t bytes, int dest)
+{
+    if (amq_pool_used(p) > 0) {
+        const amq_chunk_t *c = (const amq_chunk_t *)(p->base + p->last);
+        /* In flight unless its stamp is past the count (pool.c); acquire:
+         * the receiver's reads of the chunks happened before (chunk_free).
+         * Not with threads, whose chunks are also marked filled. */
+        if (p->mixed || p->threads ||
+            c->seq - atomic_load_explicit(&p->sq[p->dest0].ctl->consumed,
+                                          memory_order_acquire) - 1 < p->depth)
+            return false;
+        p->head = p->tail = p->wrap = 0;
+    }
+    p->dest0 = dest;
+    p->mixed = false;
+    p->ring = p->lim = amq_pool_ring_of(p, bytes);
+    return bytes <= p->lim;
 }
 
 /* Marks a chunk filled (or given back), before the slot that publishes it.

@@ -298,7 +298,8 @@ prep_go(bool reply, int cat, bool spill, amq_sq_t *sq, void **buf, uint64_t radd
 
     if (PSHM_UNLIKELY(buf == NULL || sq->avail == 0))
         return 1;
-    if (spill && PSHM_UNLIKELY(!amq_pool_fits(sq->pool, need)))
+    if (spill && PSHM_UNLIKELY(!amq_pool_fits(sq->pool, need)) &&
+        !amq_pool_restart(sq->pool, need, sq->dlocal))
         return 1; /* the general path reclaims */
     amq_end_line(sq);
     if (spill)
@@ -316,7 +317,7 @@ prep_go(bool reply, int cat, bool spill, amq_sq_t *sq, void **buf, uint64_t radd
 /*
  * What the fast path lacked, when it is only the room known in the queue
  * (the consumer count is read again, as the general path would) or in the
- * pool's hot ring (reclaimed): true if the fast path may try again. Not
+ * pool's ring (reclaimed): true if the fast path may try again. Not
  * with threads, to self, or on a queue prepared already. Both are
  * renewed whichever ran out, so that a stream comes here about once per
  * lap of the queue rather than once for each.
@@ -330,7 +331,9 @@ static bool __attribute__((noinline)) prep_recover(pshm_ctx_t *ctx, int cat, amq
     amq_room(sq, q->l.depth);
     amq_avail_update(q, sq);
     if (prep_spill(cat, prep.size, prep.nargs))
-        amq_pool_reclaim(sq->pool, sq->dlocal);
+        amq_pool_reclaim(sq->pool, sq->dlocal,
+                         PSHM_ALIGN_UP(AMQ_CHUNK_HDR + prep_dsz(cat, true, prep.size, prep.nargs),
+                                       AMQ_LINE));
     return sq->avail != 0;
 }
 

@@ -257,7 +257,8 @@ send_chunk_fast(amq_sq_t *sq, unsigned handler, const void *buf, uint64_t nbytes
     const uint64_t pad = dsz - PSHM_ALIGN_UP(4u * nargs, 8) - nbytes;
     uint64_t off;
 
-    if (sq->avail == 0 || !amq_pool_fits(sq->pool, need))
+    if (sq->avail == 0 ||
+        (!amq_pool_fits(sq->pool, need) && !amq_pool_restart(sq->pool, need, sq->dlocal)))
         return false;
     amq_end_line(sq);
     sq->avail--;

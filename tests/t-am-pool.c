@@ -1,7 +1,10 @@
 /*
  * t-am-pool: the sender's payload pool (amqueue/pool.c) on its own, with
  * consumer counts the test sets. A stream to one destination restarts at
- * offset 0 as soon as its newest chunk is consumed (no walk); with a chunk
+ * offset 0 as soon as its newest chunk is consumed (no walk); a ping-pong
+ * (each chunk consumed before the next is taken) stays in a ring of
+ * AMQ_POOL_RING_CHUNKS chunks, a stream that runs ahead grows it to the
+ * hot ring, and the ring is small again once all is consumed; with a chunk
  * to a second destination that is not consumed, that chunk is never handed
  * out again however far the first stream goes; a chunk given back unsent
  * is free at once; amq_pool_reclaim (the prepare's) frees what the
@@ -108,15 +111,50 @@ int main(void)
     }
     p.base = base;
 
-    /* 1. One destination: the hot ring runs out, the newest chunk is
-     * consumed, and the pool starts again at 0. */
+    /* 1. One destination. An empty pool has no room for the fast carve:
+     * the allocator sizes the ring by the first chunk. Nothing consumed,
+     * the small ring runs out and grows to the hot ring, which runs out;
+     * the newest chunk is consumed, and the pool starts again at 0 in a
+     * small ring. */
     reset();
-    for (n = 0; amq_pool_fits(&p, CH); n++)
+    CHECK(!amq_pool_fits(&p, CH));
+    CHECK(take(CH, 1, ++seq[1], 1) == 0);
+    for (n = 1; amq_pool_fits(&p, CH); n++)
+        take(CH, 1, ++seq[1], 1);
+    CHECK(n == (int)AMQ_POOL_RING_CHUNKS);
+    CHECK(take(CH, 1, ++seq[1], 0) == (uint64_t)n * CH);
+    for (n++; amq_pool_fits(&p, CH); n++)
         take(CH, 1, ++seq[1], 1);
     CHECK(n == (int)(AMQ_POOL_HOT / CH));
     consume(1, seq[1]);
     CHECK(take(CH, 1, ++seq[1], 0) == 0 && amq_pool_used(&p) == CH);
-    printf("one stream: %d chunks, then offset 0 again once the newest was consumed\n", n);
+    for (n = 1; amq_pool_fits(&p, CH); n++)
+        take(CH, 1, ++seq[1], 1);
+    CHECK(n == (int)AMQ_POOL_RING_CHUNKS);
+    printf("one stream: %u chunks, then %d, then offset 0 again in a ring of %u once the "
+           "newest was consumed\n", AMQ_POOL_RING_CHUNKS, (int)(AMQ_POOL_HOT / CH),
+           AMQ_POOL_RING_CHUNKS);
+
+    /* 1b. A ping-pong: each chunk consumed before the next is taken. It
+     * goes round the small ring, whose every chunk is used, and never
+     * beyond; then chunks of 128 bytes, in a ring of AMQ_POOL_RING_MIN. */
+    for (int k = 0; k < 2; k++) {
+        const uint64_t ch = k == 0 ? CH : 2 * AMQ_LINE;
+        const uint64_t ring = k == 0 ? AMQ_POOL_RING_CHUNKS * CH : AMQ_POOL_RING_MIN;
+        uint64_t top = 0;
+        reset();
+        seq[1] = 0;
+        for (n = 0; n < 10000; n++) {
+            off = take(ch, 1, ++seq[1], n % 2);
+            CHECK(off != UINT64_MAX && off + ch <= ring);
+            if (off + ch > top)
+                top = off + ch;
+            consume(1, seq[1]);
+        }
+        CHECK(top == ring / ch * ch);
+        printf("ping-pong of %llu-byte chunks: %d chunks within the first %llu bytes\n",
+               (unsigned long long)ch, n, (unsigned long long)top);
+    }
 
     /* 2. A stream to destination 1 consumed as it goes, with one chunk to
      * destination 0 among its first that is never consumed: that chunk
@@ -129,7 +167,7 @@ int main(void)
     for (n = 0; n < (int)(20 * AMQ_POOL_HOT / CH); n++) {
         uint32_t s = ++seq[1];
         if (n % 3 == 0 && !amq_pool_fits(&p, CH))
-            amq_pool_reclaim(&p, 1);
+            amq_pool_reclaim(&p, 1, CH);
         take(CH, 1, s, 1);
         consume(1, s);
     }
@@ -139,9 +177,11 @@ int main(void)
     /* 3. Given back unsent: free at once, with no count. */
     reset();
     seq[0] = seq[1] = 0;
-    for (n = 0; amq_pool_fits(&p, CH); n++)
+    take(CH, 1, ++seq[1], 0);
+    while (amq_pool_fits(&p, CH))
         take(CH, 1, ++seq[1], 1);
     off = live[nlive - 1].off;
+    CHECK(off > 0);
     give_back(off);
     consume(1, seq[1] - 1);
     CHECK(take(CH, 1, seq[1], 0) == 0);
@@ -186,7 +226,7 @@ int main(void)
             consume(d, cons[d]);
         }
         if (rand() % 8 == 0 && !amq_pool_fits(&p, bytes))
-            amq_pool_reclaim(&p, d);
+            amq_pool_reclaim(&p, d, bytes);
         off = take(bytes, d, seq[d], rand() % 2);
         if (off == UINT64_MAX) {
             full++;
