@@ -211,6 +211,17 @@ fi
     [ "$n" = 4 ] || bad "--touch $w: expected medium and medium-prepare rows of 64 and 4096 with a ratio, got $n"
 done
 
+# --ring-slots: limit-ring of 2 slots, a 64 KiB message in both of them, held
+# by --touch after until the reply went out; the Medium rows still get ratios
+[ $nopshm = 1 ] || if run 0 "$T/slots" -- "$R" -n 2 "$P" --quick --tests limits,medium --sizes 4K,64K --ring-slots 2 --touch after; then
+    grep -q "^# --ring-slots 2: limit-ring goes round 2 slots" "$T/slots" || bad "--ring-slots 2: the header does not say so"
+    n=$(grep -c "^ *\(4096\|65536\) .* [0-9.]*$" "$T/slots")
+    [ "$n" = 2 ] || bad "--ring-slots 2: expected medium rows of 4096 and 65536 with a ratio, got $n"
+fi
+if run 0 "$T/slots-lim" -- "$P" --limits-only --quick --sizes 64K --ring-slots 4; then
+    grep -q "^# --ring-slots 4: " "$T/slots-lim" || bad "--ring-slots 4 --limits-only: the header does not say so"
+fi
+
 # --- usage errors: exit 2 and a message naming the problem
 usage() {
     local pat=$1
@@ -237,6 +248,8 @@ usage "CPU 1000 is not one" "$P" --cpus 0,1000
 usage "unknown option '--bogus'" "$P" --bogus
 usage "--touch wants before, after or none, not 'later'" "$P" --touch later
 usage "--touch wants before, after or none, not ''" "$P" --touch=
+usage "--ring-slots wants 2, 4 or 8, not '1'" "$P" --ring-slots 1
+usage "--ring-slots wants 2, 4 or 8, not '08'" "$P" --ring-slots=08
 usage "unexpected argument" "$P" extra
 usage "exclusive" "$P" --csv --json
 usage "exclusive" "$P" --instructions --limits-only
@@ -251,7 +264,7 @@ usage "iters" "$R" -n 2 "$P" --iters x
 "$P" --help >"$T/help" 2>&1 || bad "--help exited non-zero"
 for opt in --tests --quick --limits-only --poll-idle --startup --sizes --min-size --max-size \
            --segsize --iters --reps --warmup --window --cpus --no-pin --csv --json --plot --help \
-           --instructions --touch; do
+           --instructions --touch --ring-slots; do
     grep -q -- "$opt" "$T/help" || bad "--help does not mention $opt"
 done
 for t in medium-prepare long-prepare; do

@@ -700,6 +700,9 @@ static void meet_peer(void)
         printf("# --touch %s: the Medium ping-pongs' and limit-ring's server reads the payload %s\n",
                o.touch == BENCH_TOUCH_AFTER ? "after" : "none",
                o.touch == BENCH_TOUCH_AFTER ? "after its reply" : "nowhere (nor does the requester)");
+    if (!o.csv && !o.json && o.ring_slots != LIM_NSLOT)
+        printf("# --ring-slots %u: limit-ring goes round %u slots (the streaming rings %d)\n",
+               o.ring_slots, o.ring_slots, LIM_NSLOT);
     if (g.p.same_core)
         bench_note("both processes run on CPU %d: latencies are scheduler time slices", a);
 }
@@ -959,7 +962,7 @@ int main(int argc, char **argv)
     g.cpu[0] = g.cpu[1] = -1;
     bench_parse_args(argc, argv, &o, &allowed_cpus);
     bench_set_format(o.csv ? BENCH_CSV : o.json ? BENCH_JSON : BENCH_TABLE);
-    g.p.reps = o.reps, g.p.quick = o.quick, g.p.touch = o.touch;
+    g.p.reps = o.reps, g.p.quick = o.quick, g.p.touch = o.touch, g.p.ring_slots = o.ring_slots;
     g.p.iters = o.iters, g.p.warmup = o.warmup, g.p.window = o.window;
     g.p.reset = reset_counters;
     g.p.before = check_before, g.p.after = check_after;

@@ -135,17 +135,19 @@ RING_INLINE void inl_copy(unsigned char *dst, const unsigned char *src, size_t n
     else memcpy(dst, src, LIM_INL);
 }
 
-RING_INLINE void ring_send(int k, const unsigned char *src, size_t len)
+/* Each kernel takes `nslot`, the slots it goes round: a constant
+ * LIM_NSLOT in the streaming floors, --ring-slots in limit-ring's. */
+RING_INLINE void ring_send(int k, const unsigned char *src, size_t len, unsigned nslot)
 {
     lim_ring_t *r = &g->lim->ring[k];
     size_t off = 0;
     do {
         uint64_t h = ring_head[k];
-        lim_hdr_t *hd = &r->hdr[h % LIM_NSLOT];
+        lim_hdr_t *hd = &r->hdr[h % nslot];
         size_t n = len - off < LIM_CHUNK ? len - off : LIM_CHUNK;
         wait_eq(&hd->seq, 0); /* acquire: the receiver is done with the slot */
         if (n <= LIM_INL) inl_copy(hd->inl, src + off, n);
-        else memcpy(r->data[h % LIM_NSLOT], src + off, n);
+        else memcpy(r->data[h % nslot], src + off, n);
         hd->len = n;
         atomic_store_explicit(&hd->seq, h + 1, memory_order_release); /* publishes len + data */
         ring_head[k] = h + 1;
@@ -155,68 +157,70 @@ RING_INLINE void ring_send(int k, const unsigned char *src, size_t len)
 
 /* Reads slot h of ring k in place: the inline bytes, or the chunk's first
  * byte. */
-RING_INLINE void ring_touch(int k, uint64_t h)
+RING_INLINE void ring_touch(int k, uint64_t h, unsigned nslot)
 {
     lim_ring_t *r = &g->lim->ring[k];
-    lim_hdr_t *hd = &r->hdr[h % LIM_NSLOT];
+    lim_hdr_t *hd = &r->hdr[h % nslot];
     if (hd->len <= LIM_INL) inl_copy((unsigned char *)sink_words, hd->inl, hd->len);
-    else sink_byte = r->data[h % LIM_NSLOT][0];
+    else sink_byte = r->data[h % nslot][0];
 }
 
-RING_INLINE void ring_release(int k, uint64_t h)
+RING_INLINE void ring_release(int k, uint64_t h, unsigned nslot)
 {
     /* release: my reads of the slot happen before the sender reuses it */
-    atomic_store_explicit(&g->lim->ring[k].hdr[h % LIM_NSLOT].seq, 0, memory_order_release);
+    atomic_store_explicit(&g->lim->ring[k].hdr[h % nslot].seq, 0, memory_order_release);
 }
 
 /* Takes the next message of ring k: reads it in place (ring_touch) when
  * `touch`, and frees its slots unless `hold` (ring_touch_release later:
- * a message has at most 64 KiB / LIM_CHUNK = 2 of the 8 slots). */
-RING_INLINE void ring_recv_as(int k, size_t len, bool touch, bool hold)
+ * a message has at most 64 KiB / LIM_CHUNK = 2 slots, and a ring at least
+ * 2, --ring-slots). */
+RING_INLINE void ring_recv_as(int k, size_t len, bool touch, bool hold, unsigned nslot)
 {
     lim_ring_t *r = &g->lim->ring[k];
     size_t off = 0;
     do {
         uint64_t h = ring_head[k];
-        lim_hdr_t *hd = &r->hdr[h % LIM_NSLOT];
+        lim_hdr_t *hd = &r->hdr[h % nslot];
         wait_eq(&hd->seq, h + 1);
         off += hd->len; /* before the release: the sender may then reuse the slot */
-        if (touch) ring_touch(k, h);
-        if (!hold) ring_release(k, h);
+        if (touch) ring_touch(k, h, nslot);
+        if (!hold) ring_release(k, h, nslot);
         ring_head[k] = h + 1;
     } while (off < len);
 }
 
-RING_INLINE void ring_touch_release(int k, uint64_t from, uint64_t to)
+RING_INLINE void ring_touch_release(int k, uint64_t from, uint64_t to, unsigned nslot)
 {
-    for (uint64_t h = from; h < to; h++) ring_touch(k, h);
-    for (uint64_t h = from; h < to; h++) ring_release(k, h);
+    for (uint64_t h = from; h < to; h++) ring_touch(k, h, nslot);
+    for (uint64_t h = from; h < to; h++) ring_release(k, h, nslot);
 }
 
-RING_INLINE void ring_recv(int k, size_t len) { ring_recv_as(k, len, true, false); }
+RING_INLINE void ring_recv(int k, size_t len) { ring_recv_as(k, len, true, false, LIM_NSLOT); }
 
 void bench_ring_op(size_t size)
 {
-    ring_send(0, g->src, size);
-    ring_recv_as(1, size, g->touch != BENCH_TOUCH_NONE, false);
+    ring_send(0, g->src, size, g->ring_slots);
+    ring_recv_as(1, size, g->touch != BENCH_TOUCH_NONE, false, g->ring_slots);
 }
 
 /* The serving side reads the payload before its reply, after it (its slots
  * are freed then), or not at all (--touch). */
 void bench_ring_serve(size_t size, long n)
 {
+    const unsigned ns = g->ring_slots;
     for (long j = 0; j < n; j++) {
         uint64_t from = ring_head[0];
-        ring_recv_as(0, size, g->touch == BENCH_TOUCH_BEFORE, g->touch == BENCH_TOUCH_AFTER);
-        ring_send(1, g->src, size);
-        if (g->touch == BENCH_TOUCH_AFTER) ring_touch_release(0, from, ring_head[0]);
+        ring_recv_as(0, size, g->touch == BENCH_TOUCH_BEFORE, g->touch == BENCH_TOUCH_AFTER, ns);
+        ring_send(1, g->src, size, ns);
+        if (g->touch == BENCH_TOUCH_AFTER) ring_touch_release(0, from, ring_head[0], ns);
     }
 }
 
 void bench_ring_stream(size_t size, long nwin, long window)
 {
     for (long w = 0; w < nwin; w++) {
-        for (long j = 0; j < window; j++) ring_send(0, g->src, size);
+        for (long j = 0; j < window; j++) ring_send(0, g->src, size, LIM_NSLOT);
         ring_recv(1, 4);
     }
 }
@@ -225,7 +229,7 @@ void bench_ring_sink(size_t size, long nwin, long window)
 {
     for (long w = 0; w < nwin; w++) {
         for (long j = 0; j < window; j++) ring_recv(0, size);
-        ring_send(1, g->src, 4);
+        ring_send(1, g->src, 4, LIM_NSLOT);
     }
 }
 

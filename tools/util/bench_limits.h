@@ -103,6 +103,7 @@ typedef struct bench_pair {
     /* How the timing loops repeat (from the options). */
     int reps, quick;
     int touch;                  /* BENCH_TOUCH_* (bench_opts.h): the ring's read */
+    unsigned ring_slots;        /* limit-ring's slots (--ring-slots): 2, 4 or LIM_NSLOT */
     long iters, warmup, window; /* warmup < 0: a tenth of the iterations */
     void (*reset)(void);        /* before each repetition (the tool's message counters) */
     /* Around each repetition of a library test, outside the timed loop, on

@@ -4,6 +4,7 @@
 #include "common/misc.h"
 #include "pshm.h"
 #include "tools/util/bench_instr.h"
+#include "tools/util/bench_limits.h"
 #include "tools/util/bench_opts.h"
 #include "tools/util/bench_plot.h"
 #include "tools/util/bench_sys.h"
@@ -84,6 +85,9 @@ static void usage(void)
 "                   medium-prepare) and of their floor (limit-ring) reads the\n"
 "                   payload's first byte: before its reply (default), after it,\n"
 "                   or none (neither side reads it): shows what that read costs\n"
+"  --ring-slots N   slots limit-ring's ring goes round: 2, 4 or 8 (default 8,\n"
+"                   as a queue goes round its lines); fewer keep its lines in\n"
+"                   this core's L1 between uses\n"
 "\n"
 "Placement:\n"
 "  --cpus A,B,...   rank r runs on CPU LIST[r %% len] (default: the r %% n-th CPU\n"
@@ -175,11 +179,13 @@ void bench_parse_args(int argc, char **argv, bench_opts_t *opts, cpu_set_t *allo
                              *const f_max[] = {"--max-size", NULL}, *const f_cpus[] = {"--cpus", NULL},
                              *const f_tests[] = {"--tests", NULL}, *const f_plot[] = {"--plot", NULL},
                              *const f_seg[] = {"--segsize", NULL}, *const f_touch[] = {"--touch", NULL},
+                             *const f_slots[] = {"--ring-slots", NULL},
                              *const f_ichild[] = {"--instr-child", NULL};
     int tests_given = 0;
     const char *v;
 
-    *opts = (bench_opts_t){.iters = 10000, .reps = 5, .window = 64, .pin = 1, .tests = T_ALL};
+    *opts = (bench_opts_t){.iters = 10000, .reps = 5, .window = 64, .pin = 1, .tests = T_ALL,
+                           .ring_slots = LIM_NSLOT};
     o = opts;
     allowed_set = allowed;
 
@@ -231,6 +237,13 @@ void bench_parse_args(int argc, char **argv, bench_opts_t *opts, cpu_set_t *allo
             else if (strcmp(v, "after") == 0) o->touch = BENCH_TOUCH_AFTER;
             else if (strcmp(v, "none") == 0) o->touch = BENCH_TOUCH_NONE;
             else cli_usage_error("--touch wants before, after or none, not '%s'", v);
+        } else if (cli_flag_value(argc, argv, &i, f_slots, &v)) {
+            /* At least 2: a message of more than LIM_CHUNK takes two
+             * slots, which --touch after holds together. */
+            if (strcmp(v, "2") == 0 || strcmp(v, "4") == 0 || strcmp(v, "8") == 0)
+                o->ring_slots = (unsigned)(*v - '0');
+            else
+                cli_usage_error("--ring-slots wants 2, 4 or 8, not '%s'", v);
         } else if (strcmp(a, "--instructions") == 0) {
             o->instructions = 1;
         } else if (strcmp(a, "--no-pin") == 0) {
