@@ -14,7 +14,8 @@
  *       row 0: the 2 P consumer lines (line j written only by receiver r)
  *       row 1 + k: line k of queue j at line j (written only by sender s;
  *                  a slot or up to 4 cells, see amq_slot_t)
- *     with row = 2 P lines, rstride = (depth + 1) * row. A sender's lines
+ *     with row = 2 P + 1 lines (the last one unused: an odd stride, see
+ *     amq_layout), rstride = (depth + 1) * row. A sender's lines
  *     are never written by another process, yet the lines a receiver
  *     expects next lie side by side whenever its queues advance together
  *     (an idle network: all in row 1), so the idle scan touches 2 P
@@ -28,7 +29,7 @@
  * index order serves replies before requests.
  *
  * Size (bytes, usable area; add the 4096-byte header page for the object):
- *   page_up(L + L*P*R + P*(depth+1)*2*P*L) + 2*P*page_up(memory)
+ *   page_up(L + L*P*R + P*(depth+1)*(2*P+1)*L) + 2*P*page_up(memory)
  *   rounded up to a page; L = cache line (64), R = ceil(log2 P).
  */
 #ifndef PSHM_AMQ_INTERNAL_H
@@ -193,7 +194,7 @@ _Static_assert(sizeof(amq_chunk_t) == AMQ_CHUNK_HDR, "chunk header");
 typedef struct amq_layout {
     unsigned nprocs, rounds;
     uint32_t depth;
-    /* row: bytes from line k to line k + 1 of a queue (2 P lines); ring:
+    /* row: bytes from line k to line k + 1 of a queue (2 P + 1 lines); ring:
      * depth * row; rstride: bytes of a receiver's block. */
     uint64_t off_bar, off_q, row, ring, rstride, off_pool, poolsz, total;
 } amq_layout_t;

@@ -40,7 +40,11 @@ int amq_layout(unsigned nprocs, uint32_t depth, uint64_t memory, amq_layout_t *l
     l->rounds = ceil_log2(nprocs);
     l->depth = depth;
     l->off_bar = sizeof(pshm_control_t);
-    l->row = 2ull * nprocs * AMQ_LINE;
+    /* One line more than the 2 P queues: an odd stride in lines, so that
+     * a queue going round its lines visits every set of the L1 rather than
+     * 64 / gcd(2 P, 64) of them (16 at P = 2, 1 at P = 32), where its
+     * lines evicted one another (README.PSHM section 13). */
+    l->row = (2ull * nprocs + 1) * AMQ_LINE;
     l->ring = (uint64_t)depth * l->row;
     l->rstride = l->ring + l->row;
     bar = (uint64_t)nprocs * l->rounds * AMQ_LINE;

@@ -54,7 +54,7 @@ int main(void)
     CHECK(ok);
 
     /* Good values: the size is the documented formula. For P = 1, depth 1,
-     * 128K pools: page_up(64 + 2*1*1*2*64) + 2*128K, plus the header page. */
+     * 128K pools: page_up(64 + 1*2*(2+1)*64) + 2*128K, plus the header page. */
     setenv("GASNET_PSHMNET_QUEUE_DEPTH", "1", 1);
     setenv("GASNET_PSHMNET_QUEUE_MEMORY", "128K", 1);
     uint64_t want = 4096 + 2 * 131072 + 4096, n = 0, envsz = 0;
@@ -62,9 +62,9 @@ int main(void)
     CHECK(n == want);
     CHECK_OK(pshm_am_network_size(1, 0, 0, &envsz));
     CHECK(envsz == want);
-    /* P = 4, depth 64, 1 MiB: R = 2 rounds. */
+    /* P = 4, depth 64, 1 MiB: R = 2 rounds, rows of 2 P + 1 lines. */
     CHECK_OK(pshm_am_network_size(4, 64, 1 << 20, &n));
-    uint64_t q = 64 + 64 * 4 * 2 + 2ull * 4 * 4 * 65 * 64;
+    uint64_t q = 64 + 64 * 4 * 2 + 4ull * 65 * (2 * 4 + 1) * 64;
     CHECK(n == ((q + 4095) & ~4095ull) + 8ull * (1 << 20) + 4096);
     pshm_ctx_t *ctx = am_setup(0, 0);
     CHECK_OK(pshm_am_memory(ctx, &n));
