@@ -551,8 +551,8 @@ static inline bool amq_pool_restart(amq_pool_t *p, uint64_t bytes, int dest)
             c->seq - atomic_load_explicit(&p->sq[p->dest0].ctl->consumed,
                                           memory_order_acquire) - 1 < p->depth)
             return false;
-        p->head = p->tail = p->wrap = 0;
     }
+    p->head = p->tail = p->wrap = 0; /* (all 0 already when nothing is live) */
     p->dest0 = dest;
     p->mixed = false;
     p->ring = p->lim = amq_pool_ring_of(p, bytes);
