@@ -136,18 +136,23 @@ RING_INLINE void inl_copy(unsigned char *dst, const unsigned char *src, size_t n
 }
 
 /* Each kernel takes `nslot`, the slots it goes round: a constant
- * LIM_NSLOT in the streaming floors, --ring-slots in limit-ring's. */
+ * LIM_NSLOT in the streaming floors, --ring-slots in limit-ring's. Both
+ * are powers of 2, so a slot is a mask, not a division (which a count
+ * known only at run time would cost per message). */
+_Static_assert((LIM_NSLOT & (LIM_NSLOT - 1)) == 0, "LIM_NSLOT is a power of 2");
+RING_INLINE unsigned slot_of(uint64_t h, unsigned nslot) { return (unsigned)(h & (nslot - 1)); }
+
 RING_INLINE void ring_send(int k, const unsigned char *src, size_t len, unsigned nslot)
 {
     lim_ring_t *r = &g->lim->ring[k];
     size_t off = 0;
     do {
         uint64_t h = ring_head[k];
-        lim_hdr_t *hd = &r->hdr[h % nslot];
+        lim_hdr_t *hd = &r->hdr[slot_of(h, nslot)];
         size_t n = len - off < LIM_CHUNK ? len - off : LIM_CHUNK;
         wait_eq(&hd->seq, 0); /* acquire: the receiver is done with the slot */
         if (n <= LIM_INL) inl_copy(hd->inl, src + off, n);
-        else memcpy(r->data[h % nslot], src + off, n);
+        else memcpy(r->data[slot_of(h, nslot)], src + off, n);
         hd->len = n;
         atomic_store_explicit(&hd->seq, h + 1, memory_order_release); /* publishes len + data */
         ring_head[k] = h + 1;
@@ -160,15 +165,15 @@ RING_INLINE void ring_send(int k, const unsigned char *src, size_t len, unsigned
 RING_INLINE void ring_touch(int k, uint64_t h, unsigned nslot)
 {
     lim_ring_t *r = &g->lim->ring[k];
-    lim_hdr_t *hd = &r->hdr[h % nslot];
+    lim_hdr_t *hd = &r->hdr[slot_of(h, nslot)];
     if (hd->len <= LIM_INL) inl_copy((unsigned char *)sink_words, hd->inl, hd->len);
-    else sink_byte = r->data[h % nslot][0];
+    else sink_byte = r->data[slot_of(h, nslot)][0];
 }
 
 RING_INLINE void ring_release(int k, uint64_t h, unsigned nslot)
 {
     /* release: my reads of the slot happen before the sender reuses it */
-    atomic_store_explicit(&g->lim->ring[k].hdr[h % nslot].seq, 0, memory_order_release);
+    atomic_store_explicit(&g->lim->ring[k].hdr[slot_of(h, nslot)].seq, 0, memory_order_release);
 }
 
 /* Takes the next message of ring k: reads it in place (ring_touch) when
@@ -181,7 +186,7 @@ RING_INLINE void ring_recv_as(int k, size_t len, bool touch, bool hold, unsigned
     size_t off = 0;
     do {
         uint64_t h = ring_head[k];
-        lim_hdr_t *hd = &r->hdr[h % nslot];
+        lim_hdr_t *hd = &r->hdr[slot_of(h, nslot)];
         wait_eq(&hd->seq, h + 1);
         off += hd->len; /* before the release: the sender may then reuse the slot */
         if (touch) ring_touch(k, h, nslot);
