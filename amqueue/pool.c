@@ -87,13 +87,8 @@ static void pool_reclaim(amq_pool_t *p)
 void amq_pool_reclaim(amq_pool_t *p, int dest, uint64_t bytes)
 {
     pool_reclaim(p);
-    if (amq_pool_used(p) == 0) {
-        /* No live chunk: the next one starts a stream, in a ring of its size. */
-        p->dest0 = dest;
-        p->mixed = false;
-        p->ring = amq_pool_ring_of(p, bytes);
-        pool_set_lim(p);
-    }
+    if (amq_pool_used(p) == 0)
+        (void)amq_pool_restart(p, bytes, dest); /* a new stream, in a ring of its size */
 }
 
 /* Carves from the head, or wraps to 0 once the head would pass `limit`

@@ -146,6 +146,12 @@ static inline uint64_t prep_dsz(int cat, bool spill, size_t sz, unsigned nargs)
     return cat == AMQ_MEDIUM ? prep_argsz(cat, spill, nargs) + sz : 4u * nargs;
 }
 
+/* The pool chunk of the message in the record (header, data, whole lines). */
+static inline uint64_t prep_chunk(int cat, bool spill)
+{
+    return PSHM_ALIGN_UP(AMQ_CHUNK_HDR + prep_dsz(cat, spill, prep.size, prep.nargs), AMQ_LINE);
+}
+
 /* What the message is, in the record (the key last known free), and the
  * buffer's size for the caller. */
 static inline __attribute__((always_inline)) void
@@ -292,8 +298,7 @@ prepare(pshm_ctx_t *ctx, const char *fn, amq_sq_t *sq, pshm_token_t *tok, int ca
 static inline __attribute__((always_inline)) int
 prep_go(bool reply, int cat, bool spill, amq_sq_t *sq, void **buf, uint64_t raddr)
 {
-    const uint64_t need =
-        PSHM_ALIGN_UP(AMQ_CHUNK_HDR + prep_dsz(cat, spill, prep.size, prep.nargs), AMQ_LINE);
+    const uint64_t need = prep_chunk(cat, spill);
     uint64_t off = 0;
 
     if (PSHM_UNLIKELY(buf == NULL || sq->avail == 0))
@@ -331,9 +336,7 @@ static bool __attribute__((noinline)) prep_recover(pshm_ctx_t *ctx, int cat, amq
     amq_room(sq, q->l.depth);
     amq_avail_update(q, sq);
     if (prep_spill(cat, prep.size, prep.nargs))
-        amq_pool_reclaim(sq->pool, sq->dlocal,
-                         PSHM_ALIGN_UP(AMQ_CHUNK_HDR + prep_dsz(cat, true, prep.size, prep.nargs),
-                                       AMQ_LINE));
+        amq_pool_reclaim(sq->pool, sq->dlocal, prep_chunk(cat, true));
     return sq->avail != 0;
 }
 
