@@ -723,18 +723,22 @@ static inline void amq_copy_args(unsigned char *d, const uint32_t *a, unsigned n
 /*
  * The checks of every send, one compare each on the fast path: the handler
  * index (index 0 and unregistered ones have AMQ_NARGS_NONE), its argument
- * count (registered exact counts are at most PSHM_AM_MAX_ARGS; a handler of
- * any count takes the slower test), the flags, a Medium's size. The
+ * count (ctx->am_nfast: registered exact counts are at most
+ * PSHM_AM_MAX_ARGS; a handler of any count takes the slower test when the
+ * count is not the one it last sent, which becomes the fast one, as the
+ * poll's am_fast, without threads), the flags, a Medium's size. The
  * destination and the args pointer are checked by the caller.
  */
-static inline bool amq_send_ok(const pshm_ctx_t *ctx, unsigned handler, const void *buf,
+static inline bool amq_send_ok(pshm_ctx_t *ctx, unsigned handler, const void *buf,
                            uint64_t nbytes, unsigned flags, unsigned nargs, int cat)
 {
     if (PSHM_UNLIKELY(handler > PSHM_AM_HANDLER_MAX || (flags & ~PSHM_IMMEDIATE)))
         return false;
-    if (PSHM_UNLIKELY(ctx->am_nargs[handler] != nargs)) {
+    if (PSHM_UNLIKELY(ctx->am_nfast[handler] != nargs)) {
         if (ctx->am_nargs[handler] != AMQ_NARGS_ANY || nargs > PSHM_AM_MAX_ARGS)
             return false;
+        if (!(ctx->flags & PSHM_INIT_THREADS))
+            ctx->am_nfast[handler] = (uint8_t)nargs;
     }
     if (cat != AMQ_SHORT && nbytes && !buf)
         return false;

@@ -129,15 +129,24 @@ _Static_assert(AMQ_CHUNK_HDR + PSHM_ALIGN_UP(4 * PSHM_AM_MAX_ARGS, 8) + 56 + PSH
 #define MEDIUM_KEY (AMQ_MEDIUM << 13)
 
 /* Whether meta is that of a Medium to handler h (its low 8 bits), for
- * medium_call: of the handler's exact count, or of at most 16 args to a
- * handler of any count (whose key has bit 31 set and a count of 0, see
- * AMQ_META_ANY: the count masked and bit 31 flipped, a meta with bit 31
- * set misses). */
-static inline bool medium_fast(const pshm_ctx_t *ctx, uint32_t meta, unsigned h)
+ * medium_call: one compare with the handler's fast key (ctx->am_fast, as
+ * short_inline's); on a miss, for a handler of any count (whose key has
+ * bit 31 set and a count of 0, see AMQ_META_ANY: the count masked and bit
+ * 31 flipped, a meta with bit 31 set misses), a second of at most 16 args,
+ * which then becomes the fast key without threads. */
+static inline bool medium_fast(pshm_ctx_t *ctx, uint32_t meta, unsigned h)
 {
-    const uint32_t m = meta & ~MEDIUM_VAR, key = ctx->am_meta[h] | MEDIUM_KEY;
-    return m == key || (((m & ~MEDIUM_NA) ^ AMQ_META_ANY) == key &&
-                        AMQ_META_NA(meta) <= PSHM_AM_MAX_ARGS);
+    const uint32_t m = meta & ~MEDIUM_VAR;
+
+    if (PSHM_LIKELY(m == ctx->am_fast[h].m))
+        return true;
+    if (((m & ~MEDIUM_NA) ^ AMQ_META_ANY) != (ctx->am_meta[h] | MEDIUM_KEY) ||
+        AMQ_META_NA(meta) > PSHM_AM_MAX_ARGS)
+        return false;
+    __asm__("" : "+r"(h)); /* as in short_inline */
+    if (!(ctx->flags & PSHM_INIT_THREADS))
+        ctx->am_fast[h].m = m;
+    return true;
 }
 
 /*
@@ -242,15 +251,26 @@ static inline amq_rqx_t *rq_ext(const struct amq *q, const amq_rq_t *rq)
 }
 
 /* Whether meta is that of a Short with its data inline to handler h (its
- * low 8 bits): for a handler of an exact count one compare of the whole
- * meta word, for one of any count a second with the count's low 4 bits
- * masked (see AMQ_META_ANY) and the count's bound; either way meta >> 8 is
- * the count. */
-static inline bool short_inline(const pshm_ctx_t *ctx, uint32_t meta, unsigned h)
+ * low 8 bits): one compare with the handler's fast key (ctx->am_fast);
+ * for a handler of any count that missed, a second with the count's low 4
+ * bits masked (see AMQ_META_ANY) and the count's bound. On that match the
+ * fast key becomes this meta word, so that a stream of one count (a
+ * flood's) costs one compare a message; not with threads, where pollers
+ * would race on it. Either way meta >> 8 is the count. */
+static inline bool short_inline(pshm_ctx_t *ctx, uint32_t meta, unsigned h)
 {
-    return meta == ctx->am_meta[h] ||
-           (((meta & ~AMQ_META_ANY_NA) ^ AMQ_META_ANY) == ctx->am_meta[h] &&
-            meta < (AMQ_BODY / 4 + 1) << 8); /* count <= 12 */
+    if (PSHM_LIKELY(meta == ctx->am_fast[h].s))
+        return true;
+    if (((meta & ~AMQ_META_ANY_NA) ^ AMQ_META_ANY) != ctx->am_meta[h] ||
+        meta >= (AMQ_BODY / 4 + 1) << 8) /* count <= 12 */
+        return false;
+    /* h through an empty asm: the store's address is not computed before
+     * the first compare, to be shared with its load (an instruction on
+     * every message). */
+    __asm__("" : "+r"(h));
+    if (!(ctx->flags & PSHM_INIT_THREADS))
+        ctx->am_fast[h].s = meta;
+    return true;
 }
 
 /* What run_rare did: where the queue's next message is, its line's stamp,

@@ -73,14 +73,24 @@ struct pshm_ctx {
      * incoming queues an idle poll scans, [scan_lo, scan_hi), an even
      * count of at least 2 (see amqueue/poll.c); the outgoing request queue of
      * each job rank (NULL when not in this supernode); each handler's
-     * argument count (AMQ_NARGS_*), one compare for a send; the slot meta
+     * argument count (AMQ_NARGS_*); am_nfast, a send's one compare: the
+     * same count, or for a handler of any count the count last sent to it
+     * (without threads: the send writes it; AMQ_NARGS_NONE if none); the slot meta
      * word of a Short to it with its exact count inline (all ones, which
      * no message has, if none; AMQ_META_ANY for any count), the poll's
-     * compare; its function. */
+     * registration key; am_fast, the poll's first compare: for a Short
+     * inline (s) the same key for a handler of an exact count, for one of
+     * any count the meta word of the last it got (without threads: the
+     * poll writes it); the same for a Medium (m: its meta word without the
+     * spill and pad bits); its function. */
     struct amq_rq *scan_lo, *scan_hi;
     struct amq_sq **req_sq;
     uint8_t am_nargs[PSHM_AM_HANDLER_MAX + 1];
+    uint8_t am_nfast[PSHM_AM_HANDLER_MAX + 1];
     uint32_t am_meta[PSHM_AM_HANDLER_MAX + 1];
+    struct {
+        uint32_t s, m;
+    } am_fast[PSHM_AM_HANDLER_MAX + 1];
     pshm_handler_fn am_fn[PSHM_AM_HANDLER_MAX + 1];
     pshm_handler_entry_t handlers[PSHM_AM_HANDLER_MAX + 1];
     void *user_data;

@@ -157,7 +157,9 @@ int pshm_init(pshm_ctx_t **out, const pshm_init_attr_t *attr)
     ctx_wait_policy(ctx);
     ctx->state = CTX_INIT;
     memset(ctx->am_nargs, AMQ_NARGS_NONE, sizeof ctx->am_nargs);
+    memset(ctx->am_nfast, AMQ_NARGS_NONE, sizeof ctx->am_nfast);
     memset(ctx->am_meta, 0xff, sizeof ctx->am_meta);
+    memset(ctx->am_fast, 0xff, sizeof ctx->am_fast);
     *out = ctx;
     pshm_err_clear();
     return 0;

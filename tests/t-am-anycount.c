@@ -2,8 +2,11 @@
  * t-am-anycount: handlers registered for any argument count get every count
  * right, on the receive path that takes them in one compare. Rank 0 sends
  * rank 1 Shorts of 0 to 16 args (13 and more go through the pool), around
- * the queue many times; each is checked (count and every arg) and answered
- * with as many args, checked alike. Then each rank corrupts the meta word of
+ * the queue many times, first each count after another, then in runs of
+ * one count (the count last seen is the send's and the poll's fast one);
+ * each is checked (count and every arg) and answered with as many args,
+ * checked alike. A count the handler does not take is still refused after
+ * the runs. Then each rank corrupts the meta word of
  * messages to itself after posting them: a count whose args do not fit the
  * slot they are said to be in (13 to 31), unknown high bits, a wrong count for an exact
  * handler: each is dropped (EPROTO naming the handler) and runs nothing,
@@ -18,6 +21,15 @@
 enum { H_ANY = 7, H_REP = 8, H_EX = 9, H_UNREG = 10 };
 #define ROUNDS 300
 #define NCOUNTS (PSHM_AM_MAX_ARGS + 1)
+/* Part 1's messages: ROUNDS * NCOUNTS of counts in turn, then as many in
+ * runs of RUN of one count. */
+#define RUN 24
+#define TOTAL ((long)ROUNDS * NCOUNTS)
+
+static unsigned count_of(long k)
+{
+    return (unsigned)((k < TOTAL ? k : (k - TOTAL) / RUN) % NCOUNTS);
+}
 
 static long nreq, nrep, nex, bad;
 static unsigned last_na;
@@ -26,8 +38,8 @@ static uint32_t arg_of(long k, unsigned i, uint32_t salt) { return (uint32_t)k *
 
 static void check(const uint32_t *a, unsigned na, long k, uint32_t salt, const char *who)
 {
-    if (na != (unsigned)(k % NCOUNTS)) {
-        fprintf(stderr, "%s %ld: %u args, expected %ld\n", who, k, na, k % NCOUNTS);
+    if (na != count_of(k)) {
+        fprintf(stderr, "%s %ld: %u args, expected %u\n", who, k, na, count_of(k));
         bad++;
         return;
     }
@@ -104,20 +116,26 @@ int main(int argc, char **argv)
     CHECK_OK(pshm_am_register(ctx, tab, 3));
     CHECK_OK(pshm_barrier(ctx));
     int me = pshm_rank(ctx);
-    const long total = (long)ROUNDS * NCOUNTS;
+    const long total = 2 * TOTAL;
 
     /* Part 1: every count, to a peer and back. */
     if (me == 0) {
-        uint32_t a[PSHM_AM_MAX_ARGS];
+        uint32_t a[PSHM_AM_MAX_ARGS + 1] = {0};
         for (long k = 0; k < total; k++) {
-            unsigned na = (unsigned)(k % NCOUNTS);
+            unsigned na = count_of(k);
             for (unsigned i = 0; i < na; i++) a[i] = arg_of(k, i, 0);
             CHECK_OK(pshm_am_request_short(ctx, 1, H_ANY, 0, na, na ? a : NULL));
         }
         while (nrep < total && !bad)
             CHECK(pshm_poll(ctx) >= 0);
+        /* After runs of 16 args to it: a count no handler takes, and to
+         * the exact handler one it does not take, are refused. */
+        CHECK(pshm_am_request_short(ctx, 1, H_ANY, 0, PSHM_AM_MAX_ARGS + 1, a) == -EINVAL);
+        CHECK_OK(pshm_am_request_short(ctx, 1, H_EX, 0, 2, a));
+        CHECK(pshm_am_request_short(ctx, 1, H_EX, 0, 3, a) == -EINVAL);
+        CHECK(pshm_am_request_short(ctx, 1, H_EX, 0, 1, a) == -EINVAL);
     } else {
-        while (nreq < total && !bad)
+        while ((nreq < total || nex < 1) && !bad)
             CHECK(pshm_poll(ctx) >= 0);
     }
     CHECK_OK(pshm_barrier(ctx));

@@ -15,6 +15,15 @@ if [ $nopshm = 0 ] && command -v valgrind >/dev/null; then
             awk -v v="$v" 'BEGIN {exit !(v + 0 > 10 && v + 0 < 100000)}' ||
                 bad "--instructions: $t is '$v', not a count"
         done
+        # A handler of any count, once a count was sent to it, costs what
+        # one of that exact count does (the fast keys of the send and the
+        # poll): no more than 1 instruction apart per round trip.
+        for t in instr-short-burst instr-pingpong-medium; do
+            awk -F, -v t="$t" '$1 == t {e = $11} $1 == t "-any" {a = $11}
+                END {exit !(e > 0 && a > 0 && a - e <= 1)}' "$T/in1" &&
+                ok "--instructions: $t-any costs what $t does" ||
+                bad "--instructions: $t-any costs more than $t: $(grep "^$t" "$T/in1" | cut -d, -f1,11 | tr '\n' ' ')"
+        done
         ! grep -q "no call of" "$T/in1.err" ||
             bad "--instructions: the library's paced liveness check was not found: $(cat "$T/in1.err")"
         cmp -s "$T/in1" "$T/in2" && ok "--instructions: the same counts twice: $(cut -d, -f1,11 "$T/in1" | tail -n +2 | tr '\n' ' ')" ||
