@@ -128,13 +128,46 @@ _Static_assert(AMQ_CHUNK_HDR + PSHM_ALIGN_UP(4 * PSHM_AM_MAX_ARGS, 8) + 56 + PSH
                "medium_call's bound: a chunk of a handler's count fits AMQ_CHUNK_MAX");
 #define MEDIUM_KEY (AMQ_MEDIUM << 13)
 
+/* A handler of any count took meta, a Short's or (`medium`) a Medium's
+ * without its spill and pad bits: its fast key for the next messages
+ * (ctx->am_fast), without threads. `call`: in a call, for poll_queue's
+ * loop, which then keeps no register nor address for this store (in
+ * its loop they cost an instruction a message); else inline, for the
+ * paths of one message, where a call would cost a frame. The index is
+ * taken through an empty asm, so that its address is not computed ahead
+ * to share with the first compare's load. */
+static void __attribute__((noinline, cold)) fast_key_call(pshm_ctx_t *ctx, uint32_t meta,
+                                                           bool medium);
+static inline __attribute__((always_inline)) void fast_key_set(pshm_ctx_t *ctx, uint32_t meta,
+                                                               bool medium, bool call)
+{
+    unsigned h = AMQ_META_H(meta);
+
+    if (call) {
+        fast_key_call(ctx, meta, medium);
+        return;
+    }
+    if (ctx->flags & PSHM_INIT_THREADS)
+        return;
+    __asm__("" : "+r"(h));
+    if (medium)
+        ctx->am_fast[h].m = meta;
+    else
+        ctx->am_fast[h].s = meta;
+}
+static void fast_key_call(pshm_ctx_t *ctx, uint32_t meta, bool medium)
+{
+    fast_key_set(ctx, meta, medium, false);
+}
+
 /* Whether meta is that of a Medium to handler h (its low 8 bits), for
  * medium_call: one compare with the handler's fast key (ctx->am_fast, as
  * short_inline's); on a miss, for a handler of any count (whose key has
  * bit 31 set and a count of 0, see AMQ_META_ANY: the count masked and bit
  * 31 flipped, a meta with bit 31 set misses), a second of at most 16 args,
- * which then becomes the fast key without threads. */
-static inline bool medium_fast(pshm_ctx_t *ctx, uint32_t meta, unsigned h)
+ * which then becomes the fast key without threads (`call`: see
+ * fast_key_set). */
+static inline bool medium_fast(pshm_ctx_t *ctx, uint32_t meta, unsigned h, bool call)
 {
     const uint32_t m = meta & ~MEDIUM_VAR;
 
@@ -143,9 +176,7 @@ static inline bool medium_fast(pshm_ctx_t *ctx, uint32_t meta, unsigned h)
     if (((m & ~MEDIUM_NA) ^ AMQ_META_ANY) != (ctx->am_meta[h] | MEDIUM_KEY) ||
         AMQ_META_NA(meta) > PSHM_AM_MAX_ARGS)
         return false;
-    __asm__("" : "+r"(h)); /* as in short_inline */
-    if (!(ctx->flags & PSHM_INIT_THREADS))
-        ctx->am_fast[h].m = m;
+    fast_key_set(ctx, m, true, call);
     return true;
 }
 
@@ -256,20 +287,16 @@ static inline amq_rqx_t *rq_ext(const struct amq *q, const amq_rq_t *rq)
  * bits masked (see AMQ_META_ANY) and the count's bound. On that match the
  * fast key becomes this meta word, so that a stream of one count (a
  * flood's) costs one compare a message; not with threads, where pollers
- * would race on it. Either way meta >> 8 is the count. */
-static inline bool short_inline(pshm_ctx_t *ctx, uint32_t meta, unsigned h)
+ * would race on it (`call`: see fast_key_set). Either way meta >> 8 is the
+ * count. */
+static inline bool short_inline(pshm_ctx_t *ctx, uint32_t meta, unsigned h, bool call)
 {
     if (PSHM_LIKELY(meta == ctx->am_fast[h].s))
         return true;
     if (((meta & ~AMQ_META_ANY_NA) ^ AMQ_META_ANY) != ctx->am_meta[h] ||
         meta >= (AMQ_BODY / 4 + 1) << 8) /* count <= 12 */
         return false;
-    /* h through an empty asm: the store's address is not computed before
-     * the first compare, to be shared with its load (an instruction on
-     * every message). */
-    __asm__("" : "+r"(h));
-    if (!(ctx->flags & PSHM_INIT_THREADS))
-        ctx->am_fast[h].s = meta;
+    fast_key_set(ctx, meta, false, call);
     return true;
 }
 
@@ -314,8 +341,9 @@ run_rare(pshm_ctx_t *ctx, amq_rqx_t *x, amq_slot_t *s, uint32_t meta, uint32_t s
  * only asks to take turns with those); returns the count (skip marks are
  * not messages), or < 0 when a message could not run: it is dropped (its
  * cell or line and chunk released), counted, and ends the call. The
- * queue's position is kept in locals
- * and stored back at the end: nothing polls this queue meanwhile (handlers
+ * queue's position is kept in locals and stored back when the loop ends
+ * (s at each exit, where it is in hand: kept for the end it cost a
+ * register move a message): nothing polls this queue meanwhile (handlers
  * may not poll; a reply waiting for room polls only the reply network, and a
  * reply handler cannot reply; threads hold the queue's lock). The in-handler
  * mark is set for the whole batch: between two handlers only this loop runs.
@@ -343,8 +371,10 @@ static int poll_queue(pshm_ctx_t *ctx, amq_rq_t *rq, unsigned budget, unsigned m
     for (;;) {
         /* Acquire: pairs with the sender's release of the stamp, so the
          * message, its chunk and a Long payload are visible. */
-        if (atomic_load_explicit(&s->stamp, memory_order_acquire) != seq)
+        if (atomic_load_explicit(&s->stamp, memory_order_acquire) != seq) {
+            atomic_store_explicit(&rq->s, s, memory_order_relaxed);
             break;
+        }
         /* A message that starts a line: the lines before it are counted
          * before its handler runs, whose reply may reach their sender
          * before the batch ends (the sender may then need them). Release:
@@ -357,11 +387,11 @@ static int poll_queue(pshm_ctx_t *ctx, amq_rq_t *rq, unsigned budget, unsigned m
         unsigned h = AMQ_META_H(meta);
 
         /* A Short with its data inline, the common case. */
-        if (PSHM_LIKELY(short_inline(ctx, meta, h))) {
+        if (PSHM_LIKELY(short_inline(ctx, meta, h, true))) {
             ctx->am_fn[h](tok, NULL, 0, AMQ_SHORT_ARGS(s), meta >> 8);
             tok->state &= AMQ_TOK_NOREPLY; /* back to 0, or NOREPLY for a reply */
             s = rq_next(s, meta, &seq, row, x->end, q->l.ring);
-        } else if (medium_fast(ctx, meta, h)) {
+        } else if (medium_fast(ctx, meta, h, true)) {
             /* A slot: the line PREFETCH_AHEAD further is fetched while
              * the handler runs. */
             if ((char *)s + PREFETCH_AHEAD * row < x->end)
@@ -376,6 +406,7 @@ static int poll_queue(pshm_ctx_t *ctx, amq_rq_t *rq, unsigned budget, unsigned m
                 s = (amq_slot_t *)((char *)s - q->l.ring);
             if (PSHM_UNLIKELY(rc < 0)) {
                 left--;
+                atomic_store_explicit(&rq->s, s, memory_order_relaxed);
                 break; /* one report per call: the caller sees its message */
             }
         } else {
@@ -387,13 +418,16 @@ static int poll_queue(pshm_ctx_t *ctx, amq_rq_t *rq, unsigned budget, unsigned m
             if (PSHM_UNLIKELY(st.rc < 0)) {
                 rc = st.rc;
                 left--;
+                atomic_store_explicit(&rq->s, s, memory_order_relaxed);
                 break;
             }
         }
         /* The budget (at least 1) is checked after each message run. */
         if (PSHM_UNLIKELY(--left == 0)) {
-            if (granted >= max || !alone(q, rq))
+            if (granted >= max || !alone(q, rq)) {
+                atomic_store_explicit(&rq->s, s, memory_order_relaxed);
                 break;
+            }
             left = max - granted < budget ? max - granted : budget;
             granted += left;
         }
@@ -403,7 +437,6 @@ static int poll_queue(pshm_ctx_t *ctx, amq_rq_t *rq, unsigned budget, unsigned m
     if (AMQ_DEBUG)
         amq_cur_token = outer_tok; /* a reply waiting for room runs reply handlers */
     amq_handler_leave();
-    atomic_store_explicit(&rq->s, s, memory_order_relaxed);
     atomic_store_explicit(&rq->seq, seq, memory_order_relaxed);
     if (seq != first)
         /* Lines finished: the one s is in is not (it may be mid-line).
@@ -535,9 +568,9 @@ static inline __attribute__((always_inline)) int poll_found(pshm_ctx_t *ctx, amq
      * instruction on x86-64). */
     atomic_thread_fence(memory_order_acquire);
     meta = s->meta;
-    if (PSHM_LIKELY(short_inline(ctx, meta, AMQ_META_H(meta))))
+    if (PSHM_LIKELY(short_inline(ctx, meta, AMQ_META_H(meta), false)))
         return run_short(ctx, rq, s, meta);
-    if (medium_fast(ctx, meta, AMQ_META_H(meta)))
+    if (medium_fast(ctx, meta, AMQ_META_H(meta), false))
         return run_medium_alone(ctx, rq, s, meta);
     return poll_queue(ctx, rq, AMQ_POLL_BATCH, AMQ_POLL_MAX);
 }
