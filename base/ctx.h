@@ -82,7 +82,8 @@ struct pshm_ctx {
      * inline (s) the same key for a handler of an exact count, for one of
      * any count the meta word of the last it got (without threads: the
      * poll writes it); the same for a Medium (m: its meta word without the
-     * spill and pad bits); its function. */
+     * spill and pad bits); for a handler not registered, a key whose low
+     * byte is not its index, which no message matches; its function. */
     struct amq_rq *scan_lo, *scan_hi;
     struct amq_sq **req_sq;
     uint8_t am_nargs[PSHM_AM_HANDLER_MAX + 1];

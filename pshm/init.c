@@ -159,7 +159,10 @@ int pshm_init(pshm_ctx_t **out, const pshm_init_attr_t *attr)
     memset(ctx->am_nargs, AMQ_NARGS_NONE, sizeof ctx->am_nargs);
     memset(ctx->am_nfast, AMQ_NARGS_NONE, sizeof ctx->am_nfast);
     memset(ctx->am_meta, 0xff, sizeof ctx->am_meta);
-    memset(ctx->am_fast, 0xff, sizeof ctx->am_fast);
+    /* No meta word to handler h has a low byte other than h: these keys
+     * match no message (all ones would match one to handler 255). */
+    for (unsigned h = 0; h < PSHM_ARRAY_LEN(ctx->am_fast); h++)
+        ctx->am_fast[h].s = ctx->am_fast[h].m = 0xffffff00u | (h ^ 1u);
     *out = ctx;
     pshm_err_clear();
     return 0;

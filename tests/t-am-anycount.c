@@ -10,7 +10,8 @@
  * messages to itself after posting them: a count whose args do not fit the
  * slot they are said to be in (13 to 31), unknown high bits, a wrong count for an exact
  * handler: each is dropped (EPROTO naming the handler) and runs nothing,
- * and a good message right after still runs.
+ * and a good message right after still runs; a meta word of all ones
+ * runs nothing either.
  */
 #include "amtest.h"
 #include "amslot.h"
@@ -154,6 +155,19 @@ int main(int argc, char **argv)
     dropped(ctx, me, AMQ_META(H_EX, 2, AMQ_SHORT, 0) | 1u << 31, "exact handler, bit 31");
     dropped(ctx, me, AMQ_META(H_EX, 1, AMQ_SHORT, 0), "exact handler, wrong count, in a cell");
     dropped(ctx, me, AMQ_META(H_UNREG, 2, AMQ_SHORT, 0), "unregistered handler, in a cell");
+    /* All bits set: by its category a help mark, of no job here, which
+     * runs nothing; handler 255, not registered, must not have a fast key
+     * that matches it (its function is NULL). */
+    {
+        uint32_t a[3] = {1, 2, 3};
+        long req0 = nreq, ex0 = nex;
+        CHECK_OK(pshm_am_request_short(ctx, me, H_ANY, 0, 3, a));
+        am_last_slot(ctx, me)->meta = UINT32_MAX;
+        CHECK(pshm_poll(ctx) >= 0);
+        CHECK(nreq == req0 && nex == ex0);
+        CHECK_OK(pshm_am_request_short(ctx, me, H_ANY, 0, 2, a));
+        CHECK(pshm_poll(ctx) == 1 && nreq == req0 + 1 && last_na == 2);
+    }
     printf("rank %d: corrupt messages dropped, %ld good ones run after them\n", me, nreq);
 
     CHECK_OK(pshm_barrier(ctx));
