@@ -740,6 +740,11 @@ static inline bool amq_send_ok(pshm_ctx_t *ctx, unsigned handler, const void *bu
         if (!(ctx->flags & PSHM_INIT_THREADS))
             ctx->am_nfast[handler] = (uint8_t)nargs;
     }
+    /* A handler not registered keeps AMQ_NARGS_NONE (255), which a count
+     * of 255 matches. Tested apart so that a cell's count (at most 2,
+     * tested next by every Short) can skip it. */
+    if (PSHM_UNLIKELY(nargs > PSHM_AM_MAX_ARGS))
+        return false;
     if (cat != AMQ_SHORT && nbytes && !buf)
         return false;
     if (cat == AMQ_MEDIUM && nbytes > PSHM_AM_MEDIUM_MAX)

@@ -132,6 +132,9 @@ int main(int argc, char **argv)
         /* After runs of 16 args to it: a count no handler takes, and to
          * the exact handler one it does not take, are refused. */
         CHECK(pshm_am_request_short(ctx, 1, H_ANY, 0, PSHM_AM_MAX_ARGS + 1, a) == -EINVAL);
+        /* 254 is the count kept for a handler of any count (AMQ_NARGS_ANY). */
+        static uint32_t big[256];
+        CHECK(pshm_am_request_short(ctx, 1, H_ANY, 0, 254, big) == -EINVAL);
         CHECK_OK(pshm_am_request_short(ctx, 1, H_EX, 0, 2, a));
         CHECK(pshm_am_request_short(ctx, 1, H_EX, 0, 3, a) == -EINVAL);
         CHECK(pshm_am_request_short(ctx, 1, H_EX, 0, 1, a) == -EINVAL);

@@ -37,6 +37,7 @@ int main(int argc, char **argv)
     int me = pshm_rank(ctx), peer = 1 - me;
     uint32_t a[17] = {0};
     uint8_t b[8] = {0};
+    static uint32_t big[256];
 
     /* Registration. */
     pshm_handler_entry_t bad0 = {0, ok, 0}, bad256 = {256, ok, 0}, badfn = {9, NULL, 0},
@@ -61,6 +62,10 @@ int main(int argc, char **argv)
     CHECK_ERR(pshm_am_request_short(ctx, peer, 0, 0, 0, NULL), -EINVAL); MSG("handler index 0");
     CHECK_ERR(pshm_am_request_short(ctx, peer, 256, 0, 0, NULL), -EINVAL);
     CHECK_ERR(pshm_am_request_short(ctx, peer, 77, 0, 0, NULL), -EINVAL); MSG("not registered");
+    /* 255 is the count kept for a handler not registered: still refused. */
+    CHECK_ERR(pshm_am_request_short(ctx, peer, 77, 0, 255, big), -EINVAL); MSG("at most 16");
+    CHECK_ERR(pshm_am_request_medium(ctx, peer, 77, b, 8, 0, 255, big), -EINVAL);
+    MSG("at most 16");
     CHECK_ERR(pshm_am_request_short(ctx, peer, H_OK, 0, 1, a), -EINVAL); MSG("takes 0 arguments");
     CHECK_ERR(pshm_am_request_short(ctx, peer, H_OK, 0, 17, a), -EINVAL); MSG("at most 16");
     CHECK_ERR(pshm_am_request_short(ctx, peer, H_MISMATCH, 0, 1, NULL), -EINVAL); MSG("NULL");
