@@ -47,16 +47,16 @@ int pshm_am_register(pshm_ctx_t *ctx, const pshm_handler_entry_t *table, size_t 
     }
     for (size_t i = 0; i < count; i++) {
         unsigned h = table[i].index;
-        int na = table[i].nargs;
+        bool any = table[i].nargs == PSHM_AM_ANY_NARGS;
+        /* The fast keys' count: for any count, 0 until another is seen. */
+        uint8_t na = any ? 0 : (uint8_t)table[i].nargs;
         ctx->handlers[h] = table[i];
         ctx->am_fn[h] = table[i].fn;
-        ctx->am_nargs[h] = na == PSHM_AM_ANY_NARGS ? AMQ_NARGS_ANY : (uint8_t)na;
-        ctx->am_nfast[h] = na == PSHM_AM_ANY_NARGS ? 0 : (uint8_t)na;
-        ctx->am_meta[h] = na == PSHM_AM_ANY_NARGS ? AMQ_META(h, 0, AMQ_SHORT, 0) | AMQ_META_ANY
-                                                : AMQ_META(h, na, AMQ_SHORT, 0);
-        /* Any count: a Short of 0 args until another count is seen. */
-        ctx->am_fast[h].s = AMQ_META(h, na == PSHM_AM_ANY_NARGS ? 0 : na, AMQ_SHORT, 0);
-        ctx->am_fast[h].m = AMQ_META(h, na == PSHM_AM_ANY_NARGS ? 0 : na, AMQ_MEDIUM, 0);
+        ctx->am_nargs[h] = any ? AMQ_NARGS_ANY : na;
+        ctx->am_nfast[h] = na;
+        ctx->am_meta[h] = AMQ_META(h, na, AMQ_SHORT, 0) | (any ? AMQ_META_ANY : 0);
+        ctx->am_fast[h].s = AMQ_META(h, na, AMQ_SHORT, 0);
+        ctx->am_fast[h].m = AMQ_META(h, na, AMQ_MEDIUM, 0);
     }
     return 0;
 }
