@@ -10,12 +10,12 @@
 # asserted.
 . "$(dirname "$0")/pingpong-lib.sh"
 
-TESTS="limit-handoff limit-ring limit-copy-flag limit-ring-rate limit-ring-bw limit-memcpy
+TESTS="limit-handoff limit-ring limit-copy-flag limit-ring-rate limit-cell-rate limit-ring-bw limit-memcpy
        limit-memcpy-bw limit-copy2-bw short medium medium-prepare long long-prepare put get flood
        medium-bw long-bw put-bw get-bw"
 # Rows the quick sweeps give: 0, 8, 64, 4096, 65536 (bandwidth without 0,
 # the two-core copy from 4096).
-declare -A ROWS=([limit-handoff]=1 [short]=3 [flood]=1 [limit-ring-rate]=1
+declare -A ROWS=([limit-handoff]=1 [short]=3 [flood]=1 [limit-ring-rate]=1 [limit-cell-rate]=1
                  [medium]=5 [medium-prepare]=5 [long]=5 [long-prepare]=5 [put]=5 [get]=5 [limit-ring]=5 [limit-memcpy]=5
                  [limit-copy-flag]=5 [limit-copy2-bw]=2
                  [medium-bw]=4 [long-bw]=4 [put-bw]=4 [get-bw]=4 [limit-ring-bw]=4 [limit-memcpy-bw]=4)

@@ -13,6 +13,7 @@
  *                    copied or prepared)
  *   limit-memcpy     a local memcpy of the same size (get; copy bandwidth)
  *   limit-ring-rate  a streaming ring of one-line messages (the flood)
+ *   limit-cell-rate  the flood's own queue protocol with nothing around it
  *   limit-copy2-bw   two processes each copying half (a shared copy's limit)
  *
  * The limits run in a piece of rank 0's segment and in the two data areas,
@@ -177,8 +178,10 @@ static void run_limits(void)
         bench_limit_lat("limit-ring", lat.v[i]);
     for (int i = 0; i < cf.n; i++)
         bench_limit_lat("limit-copy-flag", cf.v[i]);
-    if (t & T_FLOOD)
+    if (t & T_FLOOD) {
         bench_limit_bw("limit-ring-rate", 8, o.iters * 20, 1);
+        bench_limit_bw("limit-cell-rate", 8, o.iters * 20, 1);
+    }
     for (int i = 0; i < bw.n; i++)
         bench_limit_bw("limit-ring-bw", bw.v[i], o.iters * 10, 0);
     for (int i = 0; i < mem.n; i++)

@@ -238,6 +238,87 @@ void bench_ring_sink(size_t size, long nwin, long window)
     }
 }
 
+/* limit-cell-rate: the queue protocol of the library's flood with nothing
+ * around it (no call, no check, no handler): the rate a one-way stream of
+ * 2-argument Shorts could reach on this machine. Sender: line cq_line
+ * (its stamp; lines count from 1, so the zeroed area holds no stamp) is
+ * being filled, cq_cell is its next cell, cq_avail lines are known free.
+ * Receiver: line cq_rline, cell cq_rcell. */
+static uint32_t cq_line, cq_cell, cq_avail, cq_rline = 1, cq_rcell;
+static uint32_t cq_nsent, cq_nrecv; /* messages, carried in the args */
+#define CQ_META (2u << 8 | 1u) /* a Short of 2 args to handler 1 */
+
+RING_INLINE lim_cell_t *cq_at(uint32_t line, uint32_t cell)
+{
+    return &g->lim->cq[(line - 1) % LIM_CQ_DEPTH].cell[cell];
+}
+
+RING_INLINE void cell_send(uint32_t a0, uint32_t a1)
+{
+    if (cq_cell == 0) {
+        /* A line is started once the receiver is done with its last lap:
+         * its count of lines done, read only when none is known free. */
+        spin_t sp = {0, 0};
+        while (cq_avail == 0) {
+            uint64_t done = atomic_load_explicit(&g->lim->cq_consumed.v, memory_order_acquire);
+            cq_avail = LIM_CQ_DEPTH - (cq_line - (uint32_t)done);
+            if (cq_avail == 0) lim_spin(&sp);
+        }
+        cq_avail--;
+        cq_line++;
+        /* The other cells' stamps are cleared as the library's sender does
+         * (a 64-byte slot in the last lap may have left any bytes there). */
+        lim_cell_t *c = cq_at(cq_line, 0);
+        for (int k = 1; k < 4; k++)
+            atomic_store_explicit(&c[k].stamp, cq_line - 1, memory_order_relaxed);
+    }
+    lim_cell_t *c = cq_at(cq_line, cq_cell);
+    c->meta = CQ_META;
+    c->arg[0] = a0;
+    c->arg[1] = a1;
+    atomic_store_explicit(&c->stamp, cq_line, memory_order_release); /* publishes the cell */
+    cq_cell = (cq_cell + 1) % 4;
+}
+
+/* Takes the next cell, which must carry (a0, a1): a lost, repeated or torn
+ * message stops the run. */
+RING_INLINE void cell_recv(uint32_t a0, uint32_t a1)
+{
+    lim_cell_t *c = cq_at(cq_rline, cq_rcell);
+    spin_t sp = {0, 0};
+    while (atomic_load_explicit(&c->stamp, memory_order_acquire) != cq_rline) lim_spin(&sp);
+    if (cq_rcell == 0) {
+        /* The lines before this one are done (release: their reads first),
+         * once a line as the library's receiver counts them; the line 4 rows
+         * on is fetched meanwhile, as it does. */
+        atomic_store_explicit(&g->lim->cq_consumed.v, cq_rline - 1, memory_order_release);
+        __builtin_prefetch(cq_at(cq_rline + 4, 0), 0, 3);
+    }
+    if (c->meta != CQ_META || c->arg[0] != a0 || c->arg[1] != a1)
+        bench_die(1, "limit-cell-rate: line %u cell %u holds (%#x, %u, %u), expected (%#x, %u, %u)",
+                  cq_rline, cq_rcell, c->meta, c->arg[0], c->arg[1], CQ_META, a0, a1);
+    if (++cq_rcell == 4) cq_rcell = 0, cq_rline++;
+}
+
+/* Acknowledged every window through ring 1, as limit-ring-rate is. */
+void bench_cell_stream(size_t size, long nwin, long window)
+{
+    (void)size;
+    for (long w = 0; w < nwin; w++) {
+        for (long j = 0; j < window; j++, cq_nsent++) cell_send(cq_nsent, ~cq_nsent);
+        ring_recv(1, 4);
+    }
+}
+
+void bench_cell_sink(size_t size, long nwin, long window)
+{
+    (void)size;
+    for (long w = 0; w < nwin; w++) {
+        for (long j = 0; j < window; j++, cq_nrecv++) cell_recv(cq_nrecv, ~cq_nrecv);
+        ring_send(1, g->src, 4, LIM_NSLOT);
+    }
+}
+
 void bench_memcpy_op(size_t size) { memcpy(g->dst, g->src, size); }
 
 void bench_memcpy_stream(size_t size, long nwin, long window)
@@ -333,6 +414,7 @@ static const floor_kernel_t floor_kernels[] = {
     {"limit-copy-flag", bench_copy_flag_op, bench_copy_flag_serve, NULL, NULL, 0, 1},
     {"limit-memcpy", bench_memcpy_op, bench_serve_nothing, NULL, NULL, 0, 0},
     {"limit-ring-rate", NULL, NULL, bench_ring_stream, bench_ring_sink, 0, 0},
+    {"limit-cell-rate", NULL, NULL, bench_cell_stream, bench_cell_sink, 0, 0},
     {"limit-ring-bw", NULL, NULL, bench_ring_stream, bench_ring_sink, 0, 0},
     {"limit-memcpy-bw", NULL, NULL, bench_memcpy_stream, bench_sink_nothing, 0, 0},
 };

@@ -65,6 +65,23 @@ typedef struct lim_ring {
     unsigned char data[LIM_NSLOT][LIM_CHUNK];
 } lim_ring_t;
 
+/* limit-cell-rate: the flood's protocol alone, laid out as a queue of the
+ * library's is at P = 2 with the default depth: 16-byte cells four to a
+ * line, each carrying its line's stamp; LIM_CQ_DEPTH lines, each the first
+ * of a row LIM_CQ_ROW lines long (a receiver's row holds a line of every
+ * queue into it, 2P + 1 at P = 2). */
+#define LIM_CQ_DEPTH 64
+#define LIM_CQ_ROW 5
+typedef struct lim_cell {
+    _Atomic uint32_t stamp;     /* the line's number when the cell is full */
+    uint32_t meta;
+    uint32_t arg[2];
+} lim_cell_t;
+typedef struct lim_cq_row {
+    lim_cell_t cell[4];
+    unsigned char pad[(LIM_CQ_ROW - 1) * 64];
+} __attribute__((aligned(64))) lim_cq_row_t;
+
 typedef struct bench_lim_area {
     lim_line_t arrive[2];                    /* spin barrier: epochs reached, one line per side */
     struct {
@@ -86,10 +103,14 @@ typedef struct bench_lim_area {
     } hs[LIM_NHS];
     lim_line_t cf_ping, cf_pong;             /* copy + flag, two-core copy: 0 -> 1, 1 -> 0 */
     lim_ring_t ring[2];                      /* [0]: 0 -> 1, [1]: 1 -> 0 */
+    lim_cq_row_t cq[LIM_CQ_DEPTH];           /* limit-cell-rate: 0 -> 1 */
+    lim_line_t cq_consumed;                  /* lines the receiver is done with */
 } bench_lim_area_t;
 _Static_assert(sizeof(bench_lim_area_t) <= OFF_FLAG, "limits area overlaps the flag line");
 _Static_assert(sizeof(lim_hdr_t) == 64 && sizeof(lim_slot_t) == 64, "one cache line each");
 _Static_assert(sizeof(((bench_lim_area_t *)0)->hs[0]) == 256, "a hand-off pair per 256 bytes");
+_Static_assert(sizeof(lim_cell_t) == 16 && sizeof(lim_cq_row_t) == LIM_CQ_ROW * 64,
+               "four cells to a line, a row of LIM_CQ_ROW lines");
 
 /* The pair as this process sees it, owned by the tool and bound once. */
 typedef struct bench_pair {
@@ -136,6 +157,8 @@ void bench_ring_op(size_t size);
 void bench_ring_serve(size_t size, long n);
 void bench_ring_stream(size_t size, long nwin, long window);
 void bench_ring_sink(size_t size, long nwin, long window);
+void bench_cell_stream(size_t size, long nwin, long window);
+void bench_cell_sink(size_t size, long nwin, long window);
 void bench_memcpy_op(size_t size);
 void bench_copy_flag_op(size_t size);
 void bench_copy_flag_serve(size_t size, long n);

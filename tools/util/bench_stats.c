@@ -59,6 +59,8 @@ static const char *title_of(const char *test)
         {"limit-ring", "Floor: 1-copy ring round trip (sender copies in, receiver reads in place)"},
         {"limit-ring-bw", "Floor: 1-copy ring streaming bandwidth"},
         {"limit-ring-rate", "Floor: streaming ring of one-line messages (8 B in the slot's line)"},
+        {"limit-cell-rate", "Limit: the flood's queue protocol alone (16-byte cells four to a line; "
+                            "no call, argument check or handler)"},
         {"limit-copy-flag", "Floor: round trip of a memcpy into the peer's memory and a flag line"},
         {"limit-memcpy", "Floor: local memcpy, time per call"},
         {"limit-memcpy-bw", "Floor: local memcpy bandwidth (one core)"},
