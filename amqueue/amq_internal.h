@@ -741,9 +741,10 @@ static inline bool amq_send_ok(pshm_ctx_t *ctx, unsigned handler, const void *bu
             ctx->am_nfast[handler] = (uint8_t)nargs;
     }
     /* A handler not registered keeps AMQ_NARGS_NONE (255), which a count
-     * of 255 matches. Tested apart so that a cell's count (at most 2,
-     * tested next by every Short) can skip it. */
-    if (PSHM_UNLIKELY(nargs > PSHM_AM_MAX_ARGS))
+     * of 255 matches: the count is bounded here, but a Short's by its
+     * caller, on its way to a slot (request(), reply(); a commit's count
+     * was bounded by its prepare), so that a cell's (at most 2) skips it. */
+    if (cat != AMQ_SHORT && PSHM_UNLIKELY(nargs > PSHM_AM_MAX_ARGS))
         return false;
     if (cat != AMQ_SHORT && nbytes && !buf)
         return false;

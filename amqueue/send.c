@@ -491,6 +491,9 @@ request(pshm_ctx_t *ctx, const char *fn, int dest, unsigned handler, int cat,
             goto bad;
         args = no_args;
     }
+    /* A Short's count, bounded off a cell's path (amq_send_ok). */
+    if (cat == AMQ_SHORT && !is_cell(cat, nargs) && PSHM_UNLIKELY(nargs > PSHM_AM_MAX_ARGS))
+        goto bad;
     if (cat == AMQ_LONG &&
         (rc = amq_long_target(ctx, fn, sq->dlocal, dest_addr, nbytes, &ldst)) < 0)
         return rc;
@@ -566,8 +569,11 @@ reply(pshm_token_t *t, const char *fn, unsigned handler, int cat, const void *bu
         return rc;
     if (AMQ_DEBUG && cat == AMQ_LONG && (rc = long_overlap(fn, buf, ldst, nbytes)) < 0)
         return rc;
-    if (cat == AMQ_SHORT && !is_cell(cat, nargs))
+    if (cat == AMQ_SHORT && !is_cell(cat, nargs)) {
+        if (PSHM_UNLIKELY(nargs > PSHM_AM_MAX_ARGS)) /* bounded here (amq_send_ok) */
+            goto bad;
         return reply_short_slot(t, handler, flags, nargs, args);
+    }
     return amq_send(ctx, t->rsq, t, handler, cat, buf, nbytes, ldst,
                     (uint64_t)(uintptr_t)dest_addr, flags, nargs, args);
 bad:

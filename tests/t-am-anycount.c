@@ -6,7 +6,7 @@
  * one count (the count last seen is the send's and the poll's fast one);
  * each is checked (count and every arg) and answered with as many args,
  * checked alike. A count the handler does not take is still refused after
- * the runs. Then each rank corrupts the meta word of
+ * the runs, and so are replies of 255, 254 and 17 args. Then each rank corrupts the meta word of
  * messages to itself after posting them: a count whose args do not fit the
  * slot they are said to be in (13 to 31), unknown high bits, a wrong count for an exact
  * handler: each is dropped (EPROTO naming the handler) and runs nothing,
@@ -62,6 +62,20 @@ static void any_req(pshm_token_t *t, void *p, size_t n, const uint32_t *a, unsig
         return;
     }
     check(a, na, nreq, 0, "request");
+    /* Counts a Short reply may not have, before the good one (a refused
+     * reply leaves the token to reply with): 255 is the count kept for a
+     * handler not registered, 254 for one of any count; each is refused
+     * by the bound of the count off a cell's path. */
+    if (nreq % 97 == 0) {
+        static uint32_t big[256];
+        if (pshm_am_reply_short(t, H_UNREG, 0, 255, big) != -EINVAL ||
+            pshm_am_reply_short(t, H_REP, 0, 254, big) != -EINVAL ||
+            pshm_am_reply_short(t, H_REP, 0, PSHM_AM_MAX_ARGS + 1, big) != -EINVAL) {
+            fprintf(stderr, "request %ld: a reply of 255, 254 or 17 args was not refused\n",
+                    nreq);
+            bad++;
+        }
+    }
     for (unsigned i = 0; i < na; i++) b[i] = arg_of(nreq, i, 7);
     if (pshm_am_reply_short(t, H_REP, 0, na, b) != 0) bad++;
     nreq++;
