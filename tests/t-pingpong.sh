@@ -222,6 +222,19 @@ if run 0 "$T/slots-lim" -- "$P" --limits-only --quick --sizes 64K --ring-slots 4
     grep -q "^# --ring-slots 4: " "$T/slots-lim" || bad "--ring-slots 4 --limits-only: the header does not say so"
 fi
 
+# --flood-floor cell: the flood is set against its own protocol alone,
+# beside each repetition, and says so
+[ $nopshm = 1 ] || if run 0 "$T/ffloor" -- "$R" -n 2 "$P" --quick --reps 2 --tests flood --flood-floor cell --csv; then
+    [ "$(awk -F, '$1 == "flood" && $12 == "limit-cell-rate" && $14 + 0 > 0 && $19 == 1 {n++} END {print n + 0}' "$T/ffloor")" = 1 ] ||
+        bad "--flood-floor cell: no flood record set against limit-cell-rate: $(grep '^flood' "$T/ffloor")"
+fi
+[ $nopshm = 1 ] || if run 0 "$T/ffloor-t" -- "$R" -n 2 "$P" --quick --reps 1 --tests flood --flood-floor cell; then
+    grep -q "^# --flood-floor cell: the flood is set against limit-cell-rate" "$T/ffloor-t" ||
+        bad "--flood-floor cell: the header does not say so"
+    grep -q "^# floor: limit-cell-rate (same size), measured beside each repetition" "$T/ffloor-t" ||
+        bad "--flood-floor cell: the flood section does not name limit-cell-rate"
+fi
+
 # --- usage errors: exit 2 and a message naming the problem
 usage() {
     local pat=$1
@@ -250,6 +263,8 @@ usage "--touch wants before, after or none, not 'later'" "$P" --touch later
 usage "--touch wants before, after or none, not ''" "$P" --touch=
 usage "--ring-slots wants 2, 4 or 8, not '1'" "$P" --ring-slots 1
 usage "--ring-slots wants 2, 4 or 8, not '08'" "$P" --ring-slots=08
+usage "--flood-floor wants ring or cell, not 'Ring'" "$P" --flood-floor Ring
+usage "--flood-floor wants ring or cell, not ''" "$P" --flood-floor=
 usage "unexpected argument" "$P" extra
 usage "exclusive" "$P" --csv --json
 usage "exclusive" "$P" --instructions --limits-only
@@ -264,7 +279,7 @@ usage "iters" "$R" -n 2 "$P" --iters x
 "$P" --help >"$T/help" 2>&1 || bad "--help exited non-zero"
 for opt in --tests --quick --limits-only --poll-idle --startup --sizes --min-size --max-size \
            --segsize --iters --reps --warmup --window --cpus --no-pin --csv --json --plot --help \
-           --instructions --touch --ring-slots; do
+           --instructions --touch --ring-slots --flood-floor; do
     grep -q -- "$opt" "$T/help" || bad "--help does not mention $opt"
 done
 for t in medium-prepare long-prepare; do

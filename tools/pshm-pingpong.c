@@ -635,7 +635,7 @@ static void run_tests(void)
         for (int i = 0; i < put.n; i++)
             bench_lat_run("get", put.v[i], get_op, bench_serve_nothing, 0, "limit-memcpy");
     if (t & T_FLOOD)
-        bench_bw_run("flood", 8, o.iters * 20, flood_stream, am_sink, 1, "limit-ring-rate");
+        bench_bw_run("flood", 8, o.iters * 20, flood_stream, am_sink, 1, o.flood_floor);
     if (t & T_BW) {
         sizes_t mb = sweep(g.max_medium, 1), lb = sweep(long_max(), 1), pb = sweep(put_max(), 1);
         for (int i = 0; i < mb.n; i++)
@@ -703,6 +703,9 @@ static void meet_peer(void)
         printf("# --touch %s: the Medium ping-pongs' and limit-ring's server reads the payload %s\n",
                o.touch == BENCH_TOUCH_AFTER ? "after" : "none",
                o.touch == BENCH_TOUCH_AFTER ? "after its reply" : "nowhere (nor does the requester)");
+    if (!o.csv && !o.json && strcmp(o.flood_floor, "limit-ring-rate") != 0)
+        printf("# --flood-floor cell: the flood is set against %s, not limit-ring-rate\n",
+               o.flood_floor);
     if (!o.csv && !o.json && o.ring_slots != LIM_NSLOT)
         printf("# --ring-slots %u: limit-ring goes round %u slots (the streaming rings %d)\n",
                o.ring_slots, o.ring_slots, LIM_NSLOT);

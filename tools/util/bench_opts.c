@@ -88,6 +88,9 @@ static void usage(void)
 "  --ring-slots N   slots limit-ring's ring goes round: 2, 4 or 8 (default 8,\n"
 "                   as a queue goes round its lines); fewer keep its lines in\n"
 "                   this core's L1 between uses\n"
+"  --flood-floor F  what the flood is set against beside each repetition: ring\n"
+"                   (limit-ring-rate, the default) or cell (limit-cell-rate, its\n"
+"                   own queue protocol alone: the share of it the library keeps)\n"
 "\n"
 "Placement:\n"
 "  --cpus A,B,...   rank r runs on CPU LIST[r %% len] (default: the r %% n-th CPU\n"
@@ -180,12 +183,13 @@ void bench_parse_args(int argc, char **argv, bench_opts_t *opts, cpu_set_t *allo
                              *const f_tests[] = {"--tests", NULL}, *const f_plot[] = {"--plot", NULL},
                              *const f_seg[] = {"--segsize", NULL}, *const f_touch[] = {"--touch", NULL},
                              *const f_slots[] = {"--ring-slots", NULL},
+                             *const f_ffloor[] = {"--flood-floor", NULL},
                              *const f_ichild[] = {"--instr-child", NULL};
     int tests_given = 0;
     const char *v;
 
     *opts = (bench_opts_t){.iters = 10000, .reps = 5, .window = 64, .pin = 1, .tests = T_ALL,
-                           .ring_slots = LIM_NSLOT};
+                           .ring_slots = LIM_NSLOT, .flood_floor = "limit-ring-rate"};
     o = opts;
     allowed_set = allowed;
 
@@ -244,6 +248,10 @@ void bench_parse_args(int argc, char **argv, bench_opts_t *opts, cpu_set_t *allo
                 o->ring_slots = (unsigned)(*v - '0');
             else
                 cli_usage_error("--ring-slots wants 2, 4 or 8, not '%s'", v);
+        } else if (cli_flag_value(argc, argv, &i, f_ffloor, &v)) {
+            if (strcmp(v, "ring") == 0) o->flood_floor = "limit-ring-rate";
+            else if (strcmp(v, "cell") == 0) o->flood_floor = "limit-cell-rate";
+            else cli_usage_error("--flood-floor wants ring or cell, not '%s'", v);
         } else if (strcmp(a, "--instructions") == 0) {
             o->instructions = 1;
         } else if (strcmp(a, "--no-pin") == 0) {

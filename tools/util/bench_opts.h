@@ -41,6 +41,7 @@ typedef struct bench_opts {
     uint64_t segsize;
     int touch; /* BENCH_TOUCH_*: where the Medium ping-pongs' servers read the payload */
     unsigned ring_slots; /* --ring-slots: limit-ring's slots, a power of 2 <= LIM_NSLOT */
+    const char *flood_floor; /* --flood-floor: the flood's floor kernel (limit-ring-rate) */
 } bench_opts_t;
 
 /* Fills *o from the defaults and argv; *allowed gets the CPUs this process
