@@ -6,9 +6,10 @@
  * one count (the count last seen is the send's and the poll's fast one);
  * each is checked (count and every arg) and answered with as many args,
  * checked alike. A count the handler does not take is still refused after
- * the runs, and so are replies of 255, 254 and 17 args. Then each rank corrupts the meta word of
- * messages to itself after posting them: a count whose args do not fit the
- * slot they are said to be in (13 to 31), unknown high bits, a wrong count for an exact
+ * the runs, and so are replies of 255, 254 and 17 args. Then each rank
+ * corrupts the meta word of messages to itself after posting them: a count
+ * whose args do not fit the slot they are said to be in (13 to 31),
+ * unknown high bits, a wrong count for an exact
  * handler: each is dropped (EPROTO naming the handler) and runs nothing,
  * and a good message right after still runs; a meta word of all ones
  * runs nothing either.

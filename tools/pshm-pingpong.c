@@ -704,8 +704,8 @@ static void meet_peer(void)
                o.touch == BENCH_TOUCH_AFTER ? "after" : "none",
                o.touch == BENCH_TOUCH_AFTER ? "after its reply" : "nowhere (nor does the requester)");
     if (!o.csv && !o.json && strcmp(o.flood_floor, "limit-ring-rate") != 0)
-        printf("# --flood-floor cell: the flood is set against %s, not limit-ring-rate\n",
-               o.flood_floor);
+        printf("# --flood-floor cell: the flood is set against limit-cell-rate, not "
+               "limit-ring-rate\n");
     if (!o.csv && !o.json && o.ring_slots != LIM_NSLOT)
         printf("# --ring-slots %u: limit-ring goes round %u slots (the streaming rings %d)\n",
                o.ring_slots, o.ring_slots, LIM_NSLOT);

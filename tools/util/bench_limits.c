@@ -257,7 +257,9 @@ RING_INLINE void cell_send(uint32_t a0, uint32_t a1)
 {
     if (cq_cell == 0) {
         /* A line is started once the receiver is done with its last lap:
-         * its count of lines done, read only when none is known free. */
+         * its count of lines done, read only when none is known free.
+         * Acquire: pairs with the receiver's release of the count, so its
+         * reads of those lines are done before they are written over. */
         spin_t sp = {0, 0};
         while (cq_avail == 0) {
             uint64_t done = atomic_load_explicit(&g->lim->cq_consumed.v, memory_order_acquire);
@@ -267,7 +269,9 @@ RING_INLINE void cell_send(uint32_t a0, uint32_t a1)
         cq_avail--;
         cq_line++;
         /* The other cells' stamps are cleared as the library's sender does
-         * (a 64-byte slot in the last lap may have left any bytes there). */
+         * (a 64-byte slot in the last lap may have left any bytes there).
+         * Relaxed: cq_line - 1 is no stamp the receiver waits for here, and
+         * each cell's own release below publishes its contents. */
         lim_cell_t *c = cq_at(cq_line, 0);
         for (int k = 1; k < 4; k++)
             atomic_store_explicit(&c[k].stamp, cq_line - 1, memory_order_relaxed);
