@@ -393,6 +393,35 @@ SHMEM_DECL_PUT_SIGNAL_SIZE_(mem)
 SHMEM_API_ uint64_t shmem_signal_fetch(const uint64_t *sig_addr);
 SHMEM_API_ uint64_t shmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_value);
 
+/* ------------------------------------------------------ teams (1.5, 1.6) */
+
+/* A team handle; SHMEM_TEAM_INVALID is NULL, as SHMEM_CTX_INVALID is. */
+typedef struct shmem_team_s *shmem_team_t;
+typedef struct {
+    int num_contexts;
+} shmem_team_config_t;
+#define SHMEM_TEAM_NUM_CONTEXTS (1L << 0)
+#define SHMEM_TEAM_INVALID ((shmem_team_t)0)
+#define SHMEM_CTX_INVALID ((shmem_ctx_t)0)
+SHMEM_API_ extern shmem_team_t SHMEM_TEAM_WORLD;
+SHMEM_API_ extern shmem_team_t SHMEM_TEAM_SHARED;
+
+/* Team management (team.c): queries, splits, destroy, team contexts,
+ * team pointers.
+ */
+
+/* -------------------------------------------------- team collectives */
+
+/* Team-based collectives (coll_team*.c): sync, broadcast, collect,
+ * fcollect, alltoall(s), reductions and scans, typed and mem forms.
+ */
+
+/* ---------------------------------------------- the rest of 1.5 and 1.6 */
+
+/* Queries, completion, interleaved blocks, signals and sessions that 1.5
+ * and 1.6 add (init.c, order.c, rma_ib.c, signal_op.c, session.c).
+ */
+
 /* ------------------------------------------------- ordering and completion */
 
 SHMEM_API_ void shmem_fence(void);

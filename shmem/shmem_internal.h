@@ -77,7 +77,8 @@ extern struct shm_sym {
 /* Symmetric heap bytes the layer keeps for itself at the start of the heap
  * (the same offset on every PE): the collectives' and locks' own state.
  * Zero at init; shm_scratch is its symmetric address. */
-#define SHM_SCRATCH_SIZE 65536u
+/* shmem_barrier_all's lines, then the teams' slots (team.h). */
+#define SHM_SCRATCH_SIZE (4096u + 64u * 2048u)
 extern void *shm_scratch SHM_HIDDEN;
 
 /* Tells the compiler what holds, so that it drops a test it cannot prove. */
