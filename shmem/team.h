@@ -53,6 +53,24 @@ struct shmem_team_s {
  * that is not a live team. */
 const coll_set_t *team_set(const char *call, shmem_team_t team) SHM_HIDDEN;
 
+/* For a collective on team: its span across supernodes with the message
+ * sequence advanced by one (every member calls it once per collective, so
+ * all agree), or NULL when the team lies in one supernode (the
+ * one-supernode algorithms then apply as they are). */
+coll_span_t *team_span_next(const char *call, shmem_team_t team) SHM_HIDDEN;
+
+/* The team's own pSync (SHMEM_SYNC_SIZE longs at SHMEM_SYNC_VALUE between
+ * collectives) and pWrk (SHMEM_REDUCE_MIN_WRKDATA_SIZE elements of any
+ * type): symmetric addresses, the same on every member. */
+static inline long *team_psync(shmem_team_t team)
+{
+    return team->sync->psync;
+}
+static inline void *team_pwrk(shmem_team_t team)
+{
+    return team->sync->pwrk;
+}
+
 /* Set up WORLD and SHARED (collective, inside shmem_init after the heap is
  * mapped); drop every team (shmem_finalize). */
 void team_init(void) SHM_HIDDEN;
