@@ -16,6 +16,7 @@
 #include "common/misc.h"
 #include "common/proc.h"
 #include "tools/util/cli.h"
+#include "tools/util/pshmrun_bind.h"
 #include "tools/util/taglines.h"
 
 #include <errno.h>
@@ -52,7 +53,9 @@ typedef struct proc {
 
 static struct {
     int n, hosts, verbose;
-    bool tag_output;
+    bool tag_output, report_bindings;
+    bind_mode_t bind;
+    cpu_set_t *cpus;           /* --bind-to: each rank's CPUs (NULL: unbound) */
     uint32_t timeout_ms, exit_timeout_ms, boot_timeout_ms;
     char **argv;
     char tag[PSHM_TAG_MAX + 1];
@@ -103,6 +106,10 @@ static void usage(void)
            "                       pshmrun's own VAR (repeatable; as mpirun -x)\n"
            "      --tag-output     prefix every line of the processes' stdout and\n"
            "                       stderr with [RANK]; lines are never mixed\n"
+           "      --bind-to WHAT   none (default), core: rank r on every thread of\n"
+           "                       the (r mod C)-th core of pshmrun's CPUs, hwthread:\n"
+           "                       on the (r mod T)-th CPU\n"
+           "      --report-bindings  tell on stderr where each rank is bound\n"
            "      --boot-timeout SEC  end the job when a process has not called\n"
            "                       pshm_init SEC seconds after the first one did\n"
            "                       (default PSHM_BOOT_TIMEOUT, else 120; 0: no limit)\n"
@@ -172,6 +179,7 @@ static void parse_args(int argc, char **argv)
     static const char *const exit_names[] = { "--exit-timeout", NULL };
     static const char *const x_names[] = { "-x", NULL };
     static const char *const boot_names[] = { "--boot-timeout", NULL };
+    static const char *const bind_names[] = { "--bind-to", "-bind-to", NULL };
     const char *v, *e;
     int i;
 
@@ -217,6 +225,11 @@ static void parse_args(int argc, char **argv)
         } else if (cli_flag_value(argc, argv, &i, exit_names, &v)) {
             job.exit_timeout_ms = cli_seconds_ms("--exit-timeout", v, PSHM_EXIT_TIMEOUT_MIN_MS,
                                                  PSHM_EXIT_TIMEOUT_MAX_MS);
+        } else if (cli_flag_value(argc, argv, &i, bind_names, &v)) {
+            if (bind_parse(v, &job.bind) < 0)
+                cli_usage_error("--bind-to '%s' is not a binding: give none, core or hwthread", v);
+        } else if (strcmp(a, "--report-bindings") == 0 || strcmp(a, "-report-bindings") == 0) {
+            job.report_bindings = true;
         } else if (cli_flag_value(argc, argv, &i, boot_names, &v)) {
             job.boot_timeout_ms = cli_seconds_ms("--boot-timeout", v, 0,
                                                  PSHM_BOOT_TIMEOUT_MAX_MS);
@@ -782,6 +795,9 @@ static void child(int r, int sock, int errfd, const int *outfd, pid_t parent,
                           signal(SIGPIPE, SIG_DFL) == SIG_ERR))
         _exit(127);
     sigprocmask(SIG_SETMASK, mask, NULL);
+    /* Bound before the exec, so the program's first instruction runs there. */
+    if (job.cpus != NULL && sched_setaffinity(0, sizeof job.cpus[r], &job.cpus[r]) < 0)
+        _exit(127);
     fcntl(sock, F_SETFD, 0);   /* this end only survives the exec */
     snprintf(num, sizeof num, "%d", r);
     setenv(LAUNCH_ENV_RANK, num, 1);
@@ -1030,6 +1046,23 @@ int main(int argc, char **argv)
     }
     for (int r = 0; r < job.n; r++)
         job.p[r].fd = job.p[r].out[0].fd = job.p[r].out[1].fd = -1;
+    if ((rc = bind_plan(job.bind, job.n, &job.cpus)) < 0) {
+        say("--bind-to: cannot read this process's CPUs: %s", strerror(-rc));
+        return 1;
+    }
+    if (job.report_bindings) {
+        char list[256];
+
+        for (int r = 0; r < job.n; r++) {
+            if (job.cpus == NULL) {
+                say("rank %d is not bound (--bind-to none)", r);
+                continue;
+            }
+            bind_format(&job.cpus[r], list, sizeof list);
+            say("rank %d bound to CPU %s%s", r, list,
+                r >= rc ? " (shared: more ranks than places)" : "");
+        }
+    }
 
     sigemptyset(&block);
     sigaddset(&block, SIGCHLD);
