@@ -339,12 +339,21 @@ void boot_init_failed(boot_t *b, const char *msg)
         (void)send_msg(b->fd, LAUNCH_INITFAIL, msg, (uint32_t)strlen(msg) + 1);
 }
 
-void boot_abort(boot_t *b, int code)
+void boot_abort(boot_t *b, int code, const char *reason)
 {
+    char msg[sizeof(int32_t) + PSHM_ABORT_REASON_MAX + 1];
     int32_t c = code;
+    size_t n = 0;
 
-    if (b->kind == BOOT_LAUNCHER && b->fd >= 0)
-        (void)send_msg(b->fd, LAUNCH_ABORT, &c, sizeof c);
+    if (b->kind != BOOT_LAUNCHER || b->fd < 0)
+        return;
+    memcpy(msg, &c, sizeof c);
+    if (reason != NULL) {
+        n = strnlen(reason, PSHM_ABORT_REASON_MAX);
+        memcpy(msg + sizeof c, reason, n);
+        msg[sizeof c + n++] = '\0';
+    }
+    (void)send_msg(b->fd, LAUNCH_ABORT, msg, (uint32_t)(sizeof c + n));
 }
 
 /* The launcher's socket stays open: it is the process's link to pshmrun

@@ -496,20 +496,35 @@ int pshm_finalize(pshm_ctx_t *ctx)
 
 void pshm_abort(pshm_ctx_t *ctx, int code)
 {
+    pshm_abort_reason(ctx, code, NULL);
+}
+
+void pshm_abort_reason(pshm_ctx_t *ctx, int code, const char *reason)
+{
     /* The status is code & 0xff, as exit(3) gives; LIVE_DIED_CODE means
      * "died" in the abort word, and its low byte is 0 too. */
     if (code == LIVE_DIED_CODE)
         code = 0;
     if (ctx != NULL && ctx == atomic_load(&pshm_live_ctx)) {
-        int first_rank, first_code;
+        int first_rank, first_code, tell = 1;
         if (ctx->state == CTX_ATTACHED) {
-            live_set_abort(ctx, ctx->rank, code);
             /* Another rank aborted first (this one is likely reacting to
              * it): end with its code, so that the job's status is the first
-             * abort's whichever report reaches the launcher first. */
-            if (live_aborted(ctx, &first_rank, &first_code) && first_rank != ctx->rank &&
-                first_code != LIVE_DIED_CODE)
-                code = first_code;
+             * abort's, and leave the telling to it: the launcher hears the
+             * first abort, in its own words, before any peer can see the
+             * abort word and end. */
+            if (live_aborted(ctx, &first_rank, &first_code) && first_rank != ctx->rank) {
+                if (first_code != LIVE_DIED_CODE)
+                    code = first_code;
+                tell = 0;
+            } else {
+                boot_abort(ctx->boot, code, reason);
+                tell = 0;
+                live_set_abort(ctx, ctx->rank, code);
+                if (live_aborted(ctx, &first_rank, &first_code) && first_rank != ctx->rank &&
+                    first_code != LIVE_DIED_CODE)
+                    code = first_code;   /* two aborts at once: the word's wins */
+            }
         }
         /* Names not yet removed would outlive the job. */
         if (ctx->segs != NULL && ctx->segs[ctx->nm.node_rank].named)
@@ -518,7 +533,8 @@ void pshm_abort(pshm_ctx_t *ctx, int code)
             seg_be_unlink(ctx->region, &ctx->cfg);
         if (ctx->ranges != NULL && ctx->ranges[ctx->nm.node_rank].named)
             seg_be_unlink(&ctx->ranges[ctx->nm.node_rank], &ctx->cfg);
-        boot_abort(ctx->boot, code);
+        if (tell)
+            boot_abort(ctx->boot, code, reason);
     }
     _exit(code & 0xff);
 }

@@ -29,7 +29,8 @@ int boot_exchange(boot_t *b, const void *mine, size_t len, void *all);
 int boot_barrier(boot_t *b);
 /* Tells the launcher the process finalized cleanly (or aborts with code). */
 void boot_finish(boot_t *b);
-void boot_abort(boot_t *b, int code);
+/* ABORT: the code, then the reason (NUL-terminated) if not NULL. */
+void boot_abort(boot_t *b, int code, const char *reason);
 /* Tells the launcher pshm_init failed, with its message (not an abort: the
  * process called no pshm_abort). */
 void boot_init_failed(boot_t *b, const char *msg);

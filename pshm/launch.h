@@ -10,7 +10,8 @@
  * rank has not said HELLO that long after the first one did, the job fails
  * (LAUNCH_FAIL_NOJOIN) naming the ranks that never joined.
  *   process -> pshmrun: HELLO (pid), EXCHANGE (its contribution; all ranks
- *       must give the same length), FINISH (clean finalize), ABORT (int32 code),
+ *       must give the same length), FINISH (clean finalize), ABORT (int32 code,
+ *       then optionally what ended the job in the caller's words, NUL-terminated),
  *       INITFAIL (pshm_init failed after HELLO: its message, NUL-terminated)
  *   pshmrun -> process: EXCHANGE (size * len bytes, rank order),
  *       FAILED (launch_failed_t: the job is over because `rank` failed)

@@ -120,6 +120,12 @@ PSHM_API int pshm_finalize(pshm_ctx_t *ctx);
  * The first abort's code wins. ctx may be NULL.
  */
 PSHM_API PSHM_NORETURN void pshm_abort(pshm_ctx_t *ctx, int code);
+/* pshm_abort, and the launcher tells `reason` (what ended the job, in the
+ * caller's words: "called shmem_global_exit(7)") instead of
+ * "called pshm_abort(7)". reason may be NULL; at most PSHM_ABORT_REASON_MAX
+ * bytes of it are sent. */
+#define PSHM_ABORT_REASON_MAX 200
+PSHM_API PSHM_NORETURN void pshm_abort_reason(pshm_ctx_t *ctx, int code, const char *reason);
 
 /* ---------------------------------------------------------------- queries */
 

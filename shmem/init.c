@@ -275,8 +275,11 @@ void shmem_finalize(void)
 
 void shmem_global_exit(int status)
 {
+    char why[64];
+
     fflush(NULL);
-    shm_abort(status);
+    snprintf(why, sizeof why, "called shmem_global_exit(%d)", status);
+    shm_abort_why(status, why);
 }
 
 int shmem_my_pe(void) { return shm.initialized ? shm.me : -1; }

@@ -202,6 +202,11 @@ void shm_check_null(const char *call, const char *what, const void *ptr, size_t 
 void shm_barrier(void) SHM_HIDDEN;
 /* Ends the job with `code` (pshm_abort, or MPI_Abort under MPI). */
 _Noreturn void shm_abort(int code) SHM_HIDDEN;
+/* The same, and the launcher says `why` ("called shmem_global_exit(7)")
+ * rather than pshm's words; shm_abort_in: after an error of `call` that
+ * this PE printed. */
+_Noreturn void shm_abort_why(int code, const char *why) SHM_HIDDEN;
+_Noreturn void shm_abort_in(const char *call, int code) SHM_HIDDEN;
 
 /* Called by shmem_init after the heap and statics are mapped and before its
  * final barrier, if linked in: the collectives' and locks' setup. */

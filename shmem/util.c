@@ -36,17 +36,30 @@ _Noreturn void shm_fatal(const char *call, const char *fmt, ...)
     va_start(ap, fmt);
     vsay(call, fmt, ap);
     va_end(ap);
-    shm_abort(1);
+    shm_abort_in(call, 1);
 }
 
-_Noreturn void shm_abort(int code)
+_Noreturn void shm_abort_why(int code, const char *why)
 {
     /* Under MPI the job spans what pshm cannot reach: mpirun ends every
      * process, with this code as the job's status. */
     if (shm.mpi)
         shm_net_abort(code);
     /* pshm_abort with a NULL context just exits: fine before init. */
-    pshm_abort(shm.ctx, code);
+    pshm_abort_reason(shm.ctx, code, why);
+}
+
+_Noreturn void shm_abort(int code)
+{
+    shm_abort_why(code, NULL);
+}
+
+_Noreturn void shm_abort_in(const char *call, int code)
+{
+    char why[PSHM_ABORT_REASON_MAX];
+
+    snprintf(why, sizeof why, "stopped in %s at the error told above", call);
+    shm_abort_why(code, why);
 }
 
 /* How long a PE other than 0 waits for PE 0 to end the job, in 10 ms steps:
@@ -69,7 +82,7 @@ _Noreturn void shm_fatal_all(const char *call, const char *fmt, ...)
     va_start(ap, fmt);
     vsay(call, fmt, ap);
     va_end(ap);
-    shm_abort(1);
+    shm_abort_in(call, 1);
 }
 
 void shm_check_init(const char *call)

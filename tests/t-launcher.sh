@@ -53,6 +53,9 @@ expect 1 "rank [0-9] (pid [0-9]*) failed to start: pshm_init: .*GASNET_PSHMNET_Q
     -- -n 2 "$C" initfail 1
 ! grep -q "pshm_abort" "$T/out" || bad "a failed pshm_init reported as an abort: $(cat "$T/out")"
 expect 5 "rank 2 (pid [0-9]*) called pshm_abort(5)" -- -n 3 "$C" abort 2 5
+# An embedding layer's words: its reason (pshm_abort_reason) and --label.
+expect 6 "PE 1 (pid [0-9]*) called my_layer_exit(6); ending the job" -- --label PE -n 3 "$C" reason 1 6
+expect 2 "label 'a b' is not a word" -- --label "a b" -n 3 "$C" ok
 # The low byte of the code, as exit(3): 0 too (an early successful end).
 expect 0 "rank 2 (pid [0-9]*) called pshm_abort(0); ending the job" -- -n 3 "$C" abort 2 0
 expect 0 "rank 1 (pid [0-9]*) called pshm_abort(512)" -- -n 3 "$C" abort 1 512

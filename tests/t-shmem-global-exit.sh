@@ -32,7 +32,8 @@ gone() {
 for n in $PES; do
     for code in 0 7 256 $((256 + 3)); do
         job $((code & 255)) "$n" -v "$P" global-exit "$code" &&
-            expect_err "called pshm_abort($code); ending the job" &&
+            expect_err "called shmem_global_exit($code); ending the job" &&
+            expect_err "PE " &&
             gone "$n"
     done
 done

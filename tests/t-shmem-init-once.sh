@@ -8,11 +8,11 @@ P=$B/tests/shmem/tutorial
 
 . "$(dirname "$0")/shmem/errors_cases.sh"
 
-# once N TEXT: told once (told_once), and oshrun blames rank 0.
+# once N TEXT: told once (told_once), and oshrun blames PE 0 in its words.
 once() {
     told_once "$1" "$2"
-    grep -q "rank 0 (pid [0-9]*) called pshm_abort(1)" "$T/err" &&
-        ok "$1 PEs: oshrun names rank 0" || bad "$1 PEs: oshrun does not name rank 0"
+    grep -q "PE 0 (pid [0-9]*) stopped in shmem_init at the error told above" "$T/err" &&
+        ok "$1 PEs: oshrun names PE 0" || bad "$1 PEs: oshrun does not name PE 0: $(cat "$T/err")"
 }
 
 if [ "$PES" = 1 ]; then

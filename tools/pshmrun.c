@@ -67,6 +67,8 @@ static struct {
     bool failed, ending;
     launch_failed_t why;
     char init_msg[600];      /* LAUNCH_FAIL_INIT: the library's message */
+    char abort_msg[PSHM_ABORT_REASON_MAX + 1]; /* LAUNCH_FAIL_ABORT: its reason, if told */
+    const char *label;       /* --label: what a process is called ("rank") */
     uint64_t kill_at_ns, timeout_at_ns;
     uint64_t first_signal_ns;   /* first SIGINT/SIGTERM/SIGHUP received */
     /* Start-up: when the ranks that said HELLO stop waiting for the others
@@ -110,6 +112,8 @@ static void usage(void)
            "                       the (r mod C)-th core of pshmrun's CPUs, hwthread:\n"
            "                       on the (r mod T)-th CPU\n"
            "      --report-bindings  tell on stderr where each rank is bound\n"
+           "      --label WORD     call a process WORD in messages (default rank;\n"
+           "                       oshrun says PE)\n"
            "      --boot-timeout SEC  end the job when a process has not called\n"
            "                       pshm_init SEC seconds after the first one did\n"
            "                       (default PSHM_BOOT_TIMEOUT, else 120; 0: no limit)\n"
@@ -180,10 +184,12 @@ static void parse_args(int argc, char **argv)
     static const char *const x_names[] = { "-x", NULL };
     static const char *const boot_names[] = { "--boot-timeout", NULL };
     static const char *const bind_names[] = { "--bind-to", "-bind-to", NULL };
+    static const char *const label_names[] = { "--label", NULL };
     const char *v, *e;
     int i;
 
     /* The library's parser and range: what pshmrun accepts, its processes do. */
+    job.label = "rank";
     job.exit_timeout_ms = PSHM_EXIT_TIMEOUT_DEFAULT_MS;
     if ((e = getenv("GASNET_EXITTIMEOUT")) != NULL)
         job.exit_timeout_ms = cli_seconds_ms("GASNET_EXITTIMEOUT", e, PSHM_EXIT_TIMEOUT_MIN_MS,
@@ -225,6 +231,10 @@ static void parse_args(int argc, char **argv)
         } else if (cli_flag_value(argc, argv, &i, exit_names, &v)) {
             job.exit_timeout_ms = cli_seconds_ms("--exit-timeout", v, PSHM_EXIT_TIMEOUT_MIN_MS,
                                                  PSHM_EXIT_TIMEOUT_MAX_MS);
+        } else if (cli_flag_value(argc, argv, &i, label_names, &v)) {
+            if (v[0] == '\0' || strlen(v) > 16 || strpbrk(v, " \t\n%") != NULL)
+                cli_usage_error("--label '%s' is not a word of 1 to 16 characters", v);
+            job.label = v;
         } else if (cli_flag_value(argc, argv, &i, bind_names, &v)) {
             if (bind_parse(v, &job.bind) < 0)
                 cli_usage_error("--bind-to '%s' is not a binding: give none, core or hwthread", v);
@@ -269,7 +279,7 @@ static bool fail(int rank, int how, int detail, int status)
 {
     launch_msg_t h = { .type = LAUNCH_FAILED, .len = sizeof(launch_failed_t) };
     char buf[sizeof h + sizeof(launch_failed_t) + sizeof job.miss];
-    char why[200];
+    char why[PSHM_ABORT_REASON_MAX + 64];
 
     if (job.failed)
         return false;
@@ -277,15 +287,17 @@ static bool fail(int rank, int how, int detail, int status)
     job.why = (launch_failed_t){ .rank = rank, .status = status, .how = how,
                                  .detail = detail };
     launch_describe(&job.why, why, sizeof why);
+    if (how == LAUNCH_FAIL_ABORT && job.abort_msg[0])
+        snprintf(why, sizeof why, "%s", job.abort_msg);
     if (how == LAUNCH_FAIL_EXEC)
         say("cannot execute '%s': %s; ending the job", job.argv[0], strerror(detail));
     else if (how == LAUNCH_FAIL_INIT && job.init_msg[0])
-        say("rank %d (pid %d) failed to start: %s; ending the job", rank, (int)job.p[rank].pid,
-            job.init_msg);
+        say("%s %d (pid %d) failed to start: %s; ending the job", job.label, rank,
+            (int)job.p[rank].pid, job.init_msg);
     else if (rank >= 0 && job.p[rank].pid > 0)
-        say("rank %d (pid %d) %s; ending the job", rank, (int)job.p[rank].pid, why);
+        say("%s %d (pid %d) %s; ending the job", job.label, rank, (int)job.p[rank].pid, why);
     else if (rank >= 0)
-        say("rank %d %s; ending the job", rank, why);
+        say("%s %d %s; ending the job", job.label, rank, why);
     else
         say("%s; ending the job", why);
     /* Best effort and never blocking: a process blocked in an exchange reads
@@ -427,8 +439,12 @@ static void on_message(int r, proc_t *p)
         break;
     case LAUNCH_ABORT: {
         int32_t code = 0;
-        if (p->hdr.len == sizeof code)
+        if (p->hdr.len >= sizeof code)
             memcpy(&code, p->payload, sizeof code);
+        /* What ended the job, in the program's words (pshm_abort_reason). */
+        if (!job.failed && p->hdr.len > sizeof code)
+            snprintf(job.abort_msg, sizeof job.abort_msg, "%.*s",
+                     (int)(p->hdr.len - sizeof code), (const char *)p->payload + sizeof code);
         fail(r, LAUNCH_FAIL_ABORT, code, code & 0xff);
         break;
     }
@@ -527,6 +543,12 @@ static void on_exit_status(int r, int st)
     bool reported = false;
 
     drain(r);   /* its last messages (FINISH, ABORT) are still in the socket */
+    /* A process that ends on another's abort does not tell: that abort was
+     * sent before it could know, so read it before blaming this exit. */
+    if (!job.failed && (WIFSIGNALED(st) || WEXITSTATUS(st) != 0))
+        for (int q = 0; q < job.n; q++)
+            if (q != r)
+                drain(q);
     if (WIFSIGNALED(st))
         reported = fail(r, LAUNCH_FAIL_SIGNAL, WTERMSIG(st), 128 + WTERMSIG(st));
     else if (WEXITSTATUS(st) != 0)
@@ -1055,11 +1077,11 @@ int main(int argc, char **argv)
 
         for (int r = 0; r < job.n; r++) {
             if (job.cpus == NULL) {
-                say("rank %d is not bound (--bind-to none)", r);
+                say("%s %d is not bound (--bind-to none)", job.label, r);
                 continue;
             }
             bind_format(&job.cpus[r], list, sizeof list);
-            say("rank %d bound to CPU %s%s", r, list,
+            say("%s %d bound to CPU %s%s", job.label, r, list,
                 r >= rc ? " (shared: more ranks than places)" : "");
         }
     }

@@ -90,13 +90,15 @@ int main(int argc, char **argv)
         rc = boot_barrier(ctx->boot);
         die("barrier", rc);   /* must fail: the job is over */
     } else if (strcmp(mode, "signal") == 0 || strcmp(mode, "abort") == 0 ||
-               strcmp(mode, "leak") == 0) {
+               strcmp(mode, "reason") == 0 || strcmp(mode, "leak") == 0) {
         if (me != target)
             sleep_forever();
         if (mode[0] == 's')
             raise(arg);
         if (mode[0] == 'a')
             pshm_abort(ctx, arg);
+        if (mode[0] == 'r')
+            pshm_abort_reason(ctx, arg, "called my_layer_exit(6)");
         seg_obj_t o;
         printf("tag %s\n", ctx->boot->tag);
         rc = seg_create(&o, &ctx->cfg, ctx->boot->tag, SEG_KIND_SEGMENT, me, me,
