@@ -528,6 +528,8 @@ SHMEM_API_ void shmem_udcflush_line(void *dest) SHMEM_DEPRECATED_;
 
 #ifdef __cplusplus
 }
+/* The generic forms, as C++ overloads. */
+#include "shmem_cxx.h"
 #endif
 
 /* ------------------------------------------------- C11 type-generic forms */

@@ -80,7 +80,7 @@ usage "oshrun: -n: '5000' is not a number of PEs" 2 "$OSHRUN" --np 5000 "$T/pie"
 P=$T/prefix
 if make -s -C "$B" install prefix="$P" >"$T/inst.log" 2>&1; then
     for f in include/shmem.h include/mpp/shmem.h lib/libpshmem.a lib/libpshmem.so \
-             lib/pkgconfig/pshmem.pc bin/oshcc bin/oshrun; do
+             lib/pkgconfig/pshmem.pc bin/oshcc bin/oshrun include/shmem_cxx.h; do
         [ -e "$P/$f" ] || bad "make install did not install $f"
     done
     grep -q "^prefix=$P\$" "$P/lib/pkgconfig/pshmem.pc" || bad "pshmem.pc: $(cat "$P/lib/pkgconfig/pshmem.pc")"
@@ -95,6 +95,12 @@ if make -s -C "$B" install prefix="$P" >"$T/inst.log" 2>&1; then
     *"-I$P/include"*"$P/lib/libpshmem.a"*) ok "the installed oshcc uses the prefix" ;;
     *) bad "installed oshcc -showme: $("$P/bin/oshcc" -showme x.c)" ;;
     esac
+    if grep -q '^CXX := .' "$B/Makefile"; then
+        [ "$(readlink "$P/bin/oshc++")" = oshcc ] && ok "oshc++ installed beside oshcc" ||
+            bad "make install did not install bin/oshc++"
+        "$P/bin/oshc++" -o "$T/cxx" "$B/tests/shmem/cxx_generic.cpp" 2>"$T/cc.err" &&
+            ok "the installed oshc++ builds a C++ program" || bad "installed oshc++: $(cat "$T/cc.err")"
+    fi
     # libpshmem.so: OpenSHMEM and legacy names only.
     extra=$(nm -D --defined-only "$P/lib/libpshmem.so" | awk '$2 ~ /^[TDBRVW]$/ { sub(/@.*/, "", $3); print $3 }' |
             grep -Ev '^(shmem_|pshmem_|start_pes$|_my_pe$|_num_pes$|shmalloc$|shfree$|shrealloc$|shmemalign$|SHMEM_CTX_DEFAULT$|PSHMEM_)')

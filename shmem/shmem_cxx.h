@@ -1,0 +1,146 @@
+/*
+ * shmem_cxx.h - the generic forms of OpenSHMEM for C++: overloads that do
+ * what shmem.h's C11 _Generic macros do in C (shmem_put(dest, src, n, pe)
+ * picks shmem_long_put for long *), with and without a context. Included by
+ * shmem.h when compiled as C++; not to be included by itself.
+ *
+ * Each overload is on one of the distinct C++ types: the fixed-width and
+ * size_t/ptrdiff_t names are the same types on Linux (int32_t is int,
+ * size_t is unsigned long), so they are reached through these.
+ */
+#ifndef PSHMEM_SHMEM_CXX_H
+#define PSHMEM_SHMEM_CXX_H
+
+#ifndef PSHMEM_SHMEM_H
+#error "include <shmem.h>, not shmem_cxx.h"
+#endif
+
+#define SHMEM_CXX_RMA_(X)                                                         \
+    X(float, float) X(double, double) X(longdouble, long double) X(char, char)    \
+    X(schar, signed char) X(short, short) X(int, int) X(long, long)               \
+    X(longlong, long long) X(uchar, unsigned char) X(ushort, unsigned short)      \
+    X(uint, unsigned int) X(ulong, unsigned long) X(ulonglong, unsigned long long)
+#define SHMEM_CXX_AMO_(X)                                                         \
+    X(int, int) X(long, long) X(longlong, long long) X(uint, unsigned int)        \
+    X(ulong, unsigned long) X(ulonglong, unsigned long long)
+#define SHMEM_CXX_AMO_EXT_(X) SHMEM_CXX_AMO_(X) X(float, float) X(double, double)
+/* The bitwise types: the unsigned ones, and int32_t/int64_t (int, long). */
+#define SHMEM_CXX_BIT_(X)                                                         \
+    X(uint, unsigned int) X(ulong, unsigned long) X(ulonglong, unsigned long long) \
+    X(int32, int) X(int64, long)
+#define SHMEM_CXX_SYNC_(X)                                                        \
+    X(short, short) X(int, int) X(long, long) X(longlong, long long)              \
+    X(ushort, unsigned short) X(uint, unsigned int) X(ulong, unsigned long)       \
+    X(ulonglong, unsigned long long)
+
+#define SHMEM_CXX_DEF_RMA_(N, T)                                                  \
+    inline void shmem_put(T *d, const T *s, size_t n, int pe) { shmem_##N##_put(d, s, n, pe); } \
+    inline void shmem_get(T *d, const T *s, size_t n, int pe) { shmem_##N##_get(d, s, n, pe); } \
+    inline void shmem_put_nbi(T *d, const T *s, size_t n, int pe) { shmem_##N##_put_nbi(d, s, n, pe); } \
+    inline void shmem_get_nbi(T *d, const T *s, size_t n, int pe) { shmem_##N##_get_nbi(d, s, n, pe); } \
+    inline void shmem_p(T *d, T v, int pe) { shmem_##N##_p(d, v, pe); }         \
+    inline T shmem_g(const T *s, int pe) { return shmem_##N##_g(s, pe); }        \
+    inline void shmem_iput(T *d, const T *s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe) \
+    { shmem_##N##_iput(d, s, dst, sst, n, pe); }                                 \
+    inline void shmem_iget(T *d, const T *s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe) \
+    { shmem_##N##_iget(d, s, dst, sst, n, pe); }                                 \
+    inline void shmem_put_signal(T *d, const T *s, size_t n, uint64_t *sa, uint64_t sg, \
+                                 int op, int pe)                                  \
+    { shmem_##N##_put_signal(d, s, n, sa, sg, op, pe); }                         \
+    inline void shmem_put_signal_nbi(T *d, const T *s, size_t n, uint64_t *sa, uint64_t sg, \
+                                     int op, int pe)                              \
+    { shmem_##N##_put_signal_nbi(d, s, n, sa, sg, op, pe); }                     \
+    inline void shmem_put(shmem_ctx_t c, T *d, const T *s, size_t n, int pe)     \
+    { shmem_ctx_##N##_put(c, d, s, n, pe); }                                     \
+    inline void shmem_get(shmem_ctx_t c, T *d, const T *s, size_t n, int pe)     \
+    { shmem_ctx_##N##_get(c, d, s, n, pe); }                                     \
+    inline void shmem_put_nbi(shmem_ctx_t c, T *d, const T *s, size_t n, int pe) \
+    { shmem_ctx_##N##_put_nbi(c, d, s, n, pe); }                                 \
+    inline void shmem_get_nbi(shmem_ctx_t c, T *d, const T *s, size_t n, int pe) \
+    { shmem_ctx_##N##_get_nbi(c, d, s, n, pe); }                                 \
+    inline void shmem_p(shmem_ctx_t c, T *d, T v, int pe) { shmem_ctx_##N##_p(c, d, v, pe); } \
+    inline T shmem_g(shmem_ctx_t c, const T *s, int pe) { return shmem_ctx_##N##_g(c, s, pe); } \
+    inline void shmem_iput(shmem_ctx_t c, T *d, const T *s, ptrdiff_t dst, ptrdiff_t sst, \
+                           size_t n, int pe)                                      \
+    { shmem_ctx_##N##_iput(c, d, s, dst, sst, n, pe); }                          \
+    inline void shmem_iget(shmem_ctx_t c, T *d, const T *s, ptrdiff_t dst, ptrdiff_t sst, \
+                           size_t n, int pe)                                      \
+    { shmem_ctx_##N##_iget(c, d, s, dst, sst, n, pe); }                          \
+    inline void shmem_put_signal(shmem_ctx_t c, T *d, const T *s, size_t n, uint64_t *sa, \
+                                 uint64_t sg, int op, int pe)                     \
+    { shmem_ctx_##N##_put_signal(c, d, s, n, sa, sg, op, pe); }                  \
+    inline void shmem_put_signal_nbi(shmem_ctx_t c, T *d, const T *s, size_t n, uint64_t *sa, \
+                                     uint64_t sg, int op, int pe)                 \
+    { shmem_ctx_##N##_put_signal_nbi(c, d, s, n, sa, sg, op, pe); }
+SHMEM_CXX_RMA_(SHMEM_CXX_DEF_RMA_)
+
+/* fetch, set and swap: the AMO types and float, double. */
+#define SHMEM_CXX_DEF_AMO_EXT_(N, T)                                              \
+    inline T shmem_atomic_fetch(const T *s, int pe) { return shmem_##N##_atomic_fetch(s, pe); } \
+    inline void shmem_atomic_set(T *d, T v, int pe) { shmem_##N##_atomic_set(d, v, pe); } \
+    inline T shmem_atomic_swap(T *d, T v, int pe) { return shmem_##N##_atomic_swap(d, v, pe); } \
+    inline T shmem_atomic_fetch(shmem_ctx_t c, const T *s, int pe)               \
+    { return shmem_ctx_##N##_atomic_fetch(c, s, pe); }                           \
+    inline void shmem_atomic_set(shmem_ctx_t c, T *d, T v, int pe)               \
+    { shmem_ctx_##N##_atomic_set(c, d, v, pe); }                                 \
+    inline T shmem_atomic_swap(shmem_ctx_t c, T *d, T v, int pe)                 \
+    { return shmem_ctx_##N##_atomic_swap(c, d, v, pe); }
+SHMEM_CXX_AMO_EXT_(SHMEM_CXX_DEF_AMO_EXT_)
+
+#define SHMEM_CXX_DEF_AMO_(N, T)                                                  \
+    inline T shmem_atomic_compare_swap(T *d, T cond, T v, int pe)                \
+    { return shmem_##N##_atomic_compare_swap(d, cond, v, pe); }                  \
+    inline T shmem_atomic_fetch_inc(T *d, int pe) { return shmem_##N##_atomic_fetch_inc(d, pe); } \
+    inline void shmem_atomic_inc(T *d, int pe) { shmem_##N##_atomic_inc(d, pe); } \
+    inline T shmem_atomic_fetch_add(T *d, T v, int pe)                           \
+    { return shmem_##N##_atomic_fetch_add(d, v, pe); }                           \
+    inline void shmem_atomic_add(T *d, T v, int pe) { shmem_##N##_atomic_add(d, v, pe); } \
+    inline T shmem_atomic_compare_swap(shmem_ctx_t c, T *d, T cond, T v, int pe) \
+    { return shmem_ctx_##N##_atomic_compare_swap(c, d, cond, v, pe); }           \
+    inline T shmem_atomic_fetch_inc(shmem_ctx_t c, T *d, int pe)                 \
+    { return shmem_ctx_##N##_atomic_fetch_inc(c, d, pe); }                       \
+    inline void shmem_atomic_inc(shmem_ctx_t c, T *d, int pe) { shmem_ctx_##N##_atomic_inc(c, d, pe); } \
+    inline T shmem_atomic_fetch_add(shmem_ctx_t c, T *d, T v, int pe)            \
+    { return shmem_ctx_##N##_atomic_fetch_add(c, d, v, pe); }                    \
+    inline void shmem_atomic_add(shmem_ctx_t c, T *d, T v, int pe)               \
+    { shmem_ctx_##N##_atomic_add(c, d, v, pe); }
+SHMEM_CXX_AMO_(SHMEM_CXX_DEF_AMO_)
+
+#define SHMEM_CXX_DEF_BIT_OP_(N, T, OP)                                           \
+    inline T shmem_atomic_fetch_##OP(T *d, T v, int pe)                          \
+    { return shmem_##N##_atomic_fetch_##OP(d, v, pe); }                          \
+    inline void shmem_atomic_##OP(T *d, T v, int pe) { shmem_##N##_atomic_##OP(d, v, pe); } \
+    inline T shmem_atomic_fetch_##OP(shmem_ctx_t c, T *d, T v, int pe)           \
+    { return shmem_ctx_##N##_atomic_fetch_##OP(c, d, v, pe); }                   \
+    inline void shmem_atomic_##OP(shmem_ctx_t c, T *d, T v, int pe)              \
+    { shmem_ctx_##N##_atomic_##OP(c, d, v, pe); }
+#define SHMEM_CXX_DEF_BIT_(N, T)                                                  \
+    SHMEM_CXX_DEF_BIT_OP_(N, T, and) SHMEM_CXX_DEF_BIT_OP_(N, T, or)             \
+    SHMEM_CXX_DEF_BIT_OP_(N, T, xor)
+SHMEM_CXX_BIT_(SHMEM_CXX_DEF_BIT_)
+
+/* shmem_wait_until(long *, int, long) is the deprecated C routine itself:
+ * the other types overload it. */
+#define SHMEM_CXX_WAIT_(N, T)                                                     \
+    inline void shmem_wait_until(T *v, int cmp, T x) { shmem_##N##_wait_until(v, cmp, x); }
+#define SHMEM_CXX_DEF_SYNC_(N, T)                                                 \
+    inline int shmem_test(T *v, int cmp, T x) { return shmem_##N##_test(v, cmp, x); } \
+    inline void shmem_wait_until_all(T *v, size_t n, const int *st, int cmp, T x) \
+    { shmem_##N##_wait_until_all(v, n, st, cmp, x); }                            \
+    inline size_t shmem_wait_until_any(T *v, size_t n, const int *st, int cmp, T x) \
+    { return shmem_##N##_wait_until_any(v, n, st, cmp, x); }                     \
+    inline size_t shmem_wait_until_some(T *v, size_t n, size_t *idx, const int *st, int cmp, \
+                                        T x)                                      \
+    { return shmem_##N##_wait_until_some(v, n, idx, st, cmp, x); }               \
+    inline int shmem_test_all(T *v, size_t n, const int *st, int cmp, T x)       \
+    { return shmem_##N##_test_all(v, n, st, cmp, x); }                           \
+    inline size_t shmem_test_any(T *v, size_t n, const int *st, int cmp, T x)    \
+    { return shmem_##N##_test_any(v, n, st, cmp, x); }                           \
+    inline size_t shmem_test_some(T *v, size_t n, size_t *idx, const int *st, int cmp, T x) \
+    { return shmem_##N##_test_some(v, n, idx, st, cmp, x); }
+SHMEM_CXX_SYNC_(SHMEM_CXX_DEF_SYNC_)
+SHMEM_CXX_WAIT_(short, short) SHMEM_CXX_WAIT_(int, int) SHMEM_CXX_WAIT_(longlong, long long)
+SHMEM_CXX_WAIT_(ushort, unsigned short) SHMEM_CXX_WAIT_(uint, unsigned int)
+SHMEM_CXX_WAIT_(ulong, unsigned long) SHMEM_CXX_WAIT_(ulonglong, unsigned long long)
+
+#endif /* PSHMEM_SHMEM_CXX_H */
