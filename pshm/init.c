@@ -351,12 +351,18 @@ static int attach_segsize(pshm_ctx_t *ctx, size_t asked, uint64_t region_len,
     if (asked > UINT64_MAX - page)
         return pshm_err(-EINVAL, "pshm_attach: segment size %zu is too large", asked);
     *out = (size_t)PSHM_ALIGN_UP((uint64_t)asked, page);
-    if (*out > max)
+    if (*out > max) {
+        char l[32];
+        /* What the supernode lacks in all: the figure a fix must add. */
         return pshm_err(err, "pshm_attach: asked for a %s segment, but at most %s is "
-                        "available to each of the %d processes on this host, the limit being "
-                        "%s; or ask for less (pshm-info shows every limit)",
+                        "available to each of the %d processes on this host (%s short in "
+                        "all), the limit being %s; or ask for less (pshm-info shows every "
+                        "limit)",
                         pshm_fmt_size(a, sizeof a, *out), pshm_fmt_size(m, sizeof m, max),
-                        ctx->nm.node_size, why);
+                        ctx->nm.node_size,
+                        pshm_fmt_size(l, sizeof l, (uint64_t)(*out - max) * (uint64_t)ctx->nm.node_size),
+                        why);
+    }
     return 0;
 }
 

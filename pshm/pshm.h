@@ -64,6 +64,13 @@ PSHM_API const char *pshm_version(void);
  * context; the library never prints them itself.
  */
 PSHM_API int pshm_env_warnings(char *buf, size_t len);
+/* The same for a layer over pshm: every variable of the environment whose
+ * name starts with `prefix` and is none of `known` (NULL-terminated) gives
+ * a line "NAME is not a variable <who> reads; did you mean KNOWN?" (the
+ * nearest known name, when it is near). Returns the count, or a negative
+ * errno. */
+PSHM_API int pshm_env_unknown(const char *prefix, const char *const *known, const char *who,
+                              char *buf, size_t len);
 
 /* ------------------------------------------------------------- bootstrap */
 

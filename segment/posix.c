@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #define SHM_DIR "/dev/shm"
@@ -19,9 +20,17 @@ const char seg_be_name[] = "posix";
 
 const char *seg_be_store_advice(const pshm_cfg_t *cfg, char *buf, size_t n)
 {
+    struct statvfs v;
+    char a[32];
+
     (void)cfg;
-    snprintf(buf, n, "free space in /dev/shm, or enlarge it (mount -o remount,size=8G /dev/shm; "
-             "Docker: --shm-size)");
+    if (statvfs(SHM_DIR, &v) == 0)
+        snprintf(buf, n, "free space in /dev/shm, or enlarge it beyond its %s by what is short "
+                 "(mount -o remount,size=<bytes> /dev/shm; Docker: --shm-size)",
+                 pshm_fmt_size(a, sizeof a, (uint64_t)v.f_blocks * v.f_frsize));
+    else
+        snprintf(buf, n, "free space in /dev/shm, or enlarge it by what is short (mount -o "
+                 "remount,size=<bytes> /dev/shm; Docker: --shm-size)");
     return buf;
 }
 

@@ -129,6 +129,78 @@ int shm_env_mpi_launch(int *rank, int *size)
     return found;
 }
 
+/* Every variable the layer reads: any other SHMEM_* or SMA_* name is told
+ * (a misspelt SHMEM_SYMETRIC_SIZE would leave the job on the default). */
+static const char *const shm_env_names[] = {
+    "SHMEM_SYMMETRIC_SIZE", "SHMEM_DEBUG", "SHMEM_INFO", "SHMEM_VERSION",
+    "SHMEM_PROGRESS_INTERVAL", "SMA_SYMMETRIC_SIZE", "SMA_DEBUG", "SMA_INFO", "SMA_VERSION",
+    NULL,
+};
+
+void shm_env_warn(void)
+{
+    static const char *const prefixes[] = {"SHMEM_", "SMA_"};
+    char buf[4096], *line, *save;
+
+    for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++) {
+        if (pshm_env_unknown(prefixes[i], shm_env_names, "this OpenSHMEM", buf, sizeof buf) <= 0)
+            continue;
+        save = NULL;
+        for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+            fprintf(stderr, "shmem: warning: %s\n", line);
+    }
+}
+
+/* The part of pshm_attach's sentence between `from` and `to`, into buf. */
+static int cut(const char *msg, const char *from, const char *to, char *buf, size_t n)
+{
+    const char *a = strstr(msg, from), *b;
+
+    if (a == NULL)
+        return -1;
+    a += strlen(from);
+    b = strstr(a, to);
+    if (b == NULL)
+        return -1;
+    snprintf(buf, n, "%.*s", (int)(b - a), a);
+    return 0;
+}
+
+_Noreturn void shm_env_heap_fail(const shm_env_t *env, const char *pshm_msg)
+{
+    const char *name, *v = get2("SHMEM_SYMMETRIC_SIZE", "SMA_SYMMETRIC_SIZE", &name);
+    char asked[64], most[64], pes[32], short_by[64], why[600];
+
+    /* pshm's sentence: "... asked for a A segment, but at most M is available
+     * to each of the N processes on this host (S short in all), the limit
+     * being WHY; or ask for less ...". Told again in the words of the variable
+     * the user set; any other failure as pshm tells it. */
+    if (cut(pshm_msg, "asked for a ", " segment", asked, sizeof asked) == 0 &&
+        cut(pshm_msg, "but at most ", " is available", most, sizeof most) == 0 &&
+        cut(pshm_msg, "to each of the ", " processes", pes, sizeof pes) == 0 &&
+        cut(pshm_msg, "on this host (", " short in all)", short_by, sizeof short_by) == 0 &&
+        cut(pshm_msg, "the limit being ", "; or ask for less", why, sizeof why) == 0) {
+        char who[64];
+        if (strcmp(pes, "1") == 0)
+            snprintf(who, sizeof who, "the PE on this host");
+        else
+            snprintf(who, sizeof who, "each of the %s PEs on this host", pes);
+        if (env->heap_set)
+            shm_fatal_all("shmem_init", "%s=%s asks for a symmetric heap of %zu bytes per PE, "
+                          "but %s can have at most %s (the layer keeps %u KiB of it; %s short "
+                          "in all): lower %s, run fewer PEs on this host, or raise the limit, "
+                          "which is %s",
+                          name, v, env->heap_size, who, most, SHM_SCRATCH_SIZE / 1024, short_by,
+                          name, why);
+        shm_fatal_all("shmem_init", "even the smallest default symmetric heap (%zu bytes per "
+                      "PE) does not fit: %s can have at most %s (%s short in all); run fewer "
+                      "PEs on this host or raise the limit, which is %s", env->heap_size, who,
+                      most, short_by, why);
+    }
+    shm_fatal_all("shmem_init", "cannot create the symmetric heap of %zu bytes per PE (%s): %s",
+                  env->heap_size, env->heap_set ? name : "the default size", pshm_msg);
+}
+
 void shm_env_print(const shm_env_t *env)
 {
     if (env->version || env->info)
@@ -139,7 +211,8 @@ void shm_env_print(const shm_env_t *env)
     printf("The environment variables of this OpenSHMEM implementation:\n"
            "  SHMEM_SYMMETRIC_SIZE  symmetric heap bytes per PE, K/M/G/T suffixes "
            "(default 128M, less if the machine cannot give it): %zu%s\n"
-           "  SHMEM_DEBUG           extra argument checks (any value but 0/no/false/off): %s\n"
+           "  SHMEM_DEBUG           extra argument checks (any value but 0, no, false, off, n\n"
+           "                        or the empty string): %s\n"
            "  SHMEM_INFO            print this at start-up: yes\n"
            "  SHMEM_VERSION         print the library version at start-up: %s\n"
            "  SHMEM_PROGRESS_INTERVAL  microseconds between the progress thread's polls in a\n"

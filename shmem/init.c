@@ -192,8 +192,7 @@ static void init_with(int requested)
         rc = pshm_attach(shm.ctx, env.heap_size + SHM_SCRATCH_SIZE);
     }
     if (rc < 0)   /* pshm agrees on the outcome: every PE fails alike */
-        shm_fatal_all("shmem_init", "cannot create the symmetric heap of %zu bytes per PE "
-                      "(SHMEM_SYMMETRIC_SIZE): %s", env.heap_size, pshm_last_error());
+        shm_env_heap_fail(&env, pshm_last_error());
     shm_statics_attach();
     build_tables();
     shm_scratch = (void *)shm_sym.mine[SHM_HEAP];
@@ -206,6 +205,8 @@ static void init_with(int requested)
         shm_coll_init();
     if (!atexit_armed && atexit(finalize_at_exit) == 0)
         atexit_armed = 1;
+    if (shm.me == 0)
+        shm_env_warn();
     if ((env.info || env.version) && shm.me == 0)
         shm_env_print(&env);
     shm_barrier();

@@ -242,6 +242,11 @@ void shm_env_load(shm_env_t *env) SHM_HIDDEN;
  * process and pshmrun did not; *rank and *size from its variables, -1 when
  * it does not tell. */
 int shm_env_mpi_launch(int *rank, int *size) SHM_HIDDEN;
+/* Ends the job (told once) when the heap of env cannot be made, in the
+ * words of the variable that sized it; pshm_msg is pshm_attach's sentence. */
+_Noreturn void shm_env_heap_fail(const shm_env_t *env, const char *pshm_msg) SHM_HIDDEN;
+/* PE 0: every SHMEM_* and SMA_* variable the layer does not read, on stderr. */
+void shm_env_warn(void) SHM_HIDDEN;
 /* SHMEM_INFO: the implementation's variables and values, on stdout. */
 void shm_env_print(const shm_env_t *env) SHM_HIDDEN;
 

@@ -62,6 +62,22 @@ int main(void)
     expect_line(buf, "PSHM_SOMETHING_ELSE is not a variable pshm reads\n");
     printf("%s", buf);
 
+    /* GASNet's own names of the same knobs: what pshm reads instead. */
+    setenv("GASNET_PSHM_NODES", "4", 1);
+    setenv("GASNET_PSHM_NETWORK_DEPTH", "32", 1);
+    n = pshm_env_warnings(buf, sizeof buf);
+    if (n != 6) {
+        printf("FAIL: %d warnings, expected 6:\n%s", n, buf);
+        return T_FAIL;
+    }
+    expect_line(buf, "GASNET_PSHM_NODES is not a variable pshm reads: GASNet's smp conduit "
+                     "sizes its job with it; give pshm's launcher the size instead (pshmrun -n "
+                     "N, oshrun -n N)\n");
+    expect_line(buf, "GASNET_PSHM_NETWORK_DEPTH is not a variable pshm reads: it is GASNet's old "
+                     "name of GASNET_PSHMNET_QUEUE_DEPTH, which pshm reads\n");
+    unsetenv("GASNET_PSHM_NODES");
+    unsetenv("GASNET_PSHM_NETWORK_DEPTH");
+
     /* Counting only, and a buffer too small: cut, NUL-terminated, all counted. */
     CHECK(pshm_env_warnings(NULL, 0) == 4);
     memset(small, 'x', sizeof small);

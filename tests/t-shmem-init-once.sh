@@ -22,7 +22,7 @@ if [ "$PES" = 1 ]; then
     finish
 fi
 for n in $PES; do
-    SHMEM_SYMMETRIC_SIZE=1T job 1 "$n" "$P" && once "$n" "cannot create the symmetric heap"
+    SHMEM_SYMMETRIC_SIZE=1T job 1 "$n" "$P" && once "$n" "asks for a symmetric heap of"
     job 1 "$n" --hosts 2 "$P" && once "$n" "is on another host"
     GASNET_SUPERNODE_MAXSIZE=1 job 1 "$n" "$P" && once "$n" "the host is split into supernodes"
 done

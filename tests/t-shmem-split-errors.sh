@@ -14,7 +14,7 @@
 split_layout "${SPLIT_LAYOUTS%% *}" && errors_cases "$PES"
 run() {
     SHMEM_SYMMETRIC_SIZE=1T job 1 "$PES" "$B/tests/shmem/tutorial" &&
-        told_once "[$SPLIT_NAME] $PES" "cannot create the symmetric heap"
+        told_once "[$SPLIT_NAME] $PES" "asks for a symmetric heap of"
 }
 run
 split_layout "${SPLIT_LAYOUTS##* }" && run
