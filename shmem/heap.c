@@ -39,7 +39,7 @@ typedef struct blk {
 
 static struct {
     char *base;
-    size_t size;          /* SHMEM_SYMMETRIC_SIZE rounded up to a block */
+    size_t size;          /* SHMEM_SYMMETRIC_SIZE rounded up to a block (HEAP_ALIGN) */
     size_t align_max;     /* largest power of two <= size: the heap's start is a multiple */
     blk_t *head;
     void *view;           /* my aligned view of my segment (NULL: pshm's mapping serves) */
@@ -88,9 +88,15 @@ static void *aligned_view(void *seg, size_t len, size_t lead, size_t align)
 
 void shm_heap_init(void *base, size_t size)
 {
+    size_t room = shm_sym.size[SHM_HEAP] - SHM_SCRATCH_SIZE;
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
 
-    heap.size = size & ~(size_t)(HEAP_ALIGN - 1);
+    /* Every byte asked for is allocatable: the size rounded up to a block,
+     * which the segment (whole pages after the scratch area) holds. */
+    heap.size = (size + HEAP_ALIGN - 1) & ~(size_t)(HEAP_ALIGN - 1);
+    if (heap.size > room)
+        shm_fatal("shmem_init", "the segment has %zu bytes for a heap of %zu (an error of the "
+                  "OpenSHMEM layer)", room, heap.size);
     heap.align_max = HEAP_ALIGN;
     while (heap.align_max <= heap.size / 2)
         heap.align_max *= 2;
