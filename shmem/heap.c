@@ -8,7 +8,9 @@
  * (the heap itself holds only user data); neighbours merge on free.
  * Each allocation ends with a barrier: after it returns on any PE, the
  * object exists on every PE. shmem_free begins with one: nobody still uses
- * the object when it goes.
+ * the object when it goes. A call that performs no action (a size or
+ * count of 0, shmem_free(NULL)) returns at once, without a barrier, as
+ * OpenSHMEM 1.5 says.
  *
  * Alignment is decided on offsets alone, never on a PE's own addresses:
  * the heap starts at an address that is a multiple of heap.align_max (the
@@ -233,9 +235,11 @@ void *shmem_align(size_t alignment, size_t size)
     void *p = NULL;
 
     shm_check_init("shmem_align");
+    if (size == 0)
+        return NULL; /* no action, no barrier (1.5) */
     if (alignment == 0 || (alignment & (alignment - 1)) != 0)
         shm_fatal("shmem_align", "alignment %zu is not a power of two", alignment);
-    if (size > 0 && size <= heap.size)
+    if (size <= heap.size)
         p = heap_alloc("shmem_align", size, alignment < HEAP_ALIGN ? HEAP_ALIGN : alignment);
     shm_barrier();
     return p;
@@ -246,7 +250,9 @@ void *shmem_malloc(size_t size)
     void *p = NULL;
 
     shm_check_init("shmem_malloc");
-    if (size > 0 && size <= heap.size)
+    if (size == 0)
+        return NULL; /* no action, no barrier (1.5) */
+    if (size <= heap.size)
         p = heap_alloc("shmem_malloc", size, HEAP_ALIGN);
     shm_barrier();
     return p;
@@ -257,7 +263,9 @@ void *shmem_calloc(size_t count, size_t size)
     void *p = NULL;
 
     shm_check_init("shmem_calloc");
-    if (count > 0 && size > 0 && count <= heap.size / size) {
+    if (count == 0 || size == 0)
+        return NULL; /* no barrier either (1.5) */
+    if (count <= heap.size / size) {
         p = heap_alloc("shmem_calloc", count * size, HEAP_ALIGN);
         if (p != NULL)
             memset(p, 0, count * size);
@@ -269,9 +277,10 @@ void *shmem_calloc(size_t count, size_t size)
 void shmem_free(void *ptr)
 {
     shm_check_init("shmem_free");
+    if (ptr == NULL)
+        return; /* no action, no barrier */
     shm_barrier();
-    if (ptr != NULL)
-        release(find("shmem_free", ptr));
+    release(find("shmem_free", ptr));
 }
 
 void *shmem_realloc(void *ptr, size_t size)
@@ -280,6 +289,8 @@ void *shmem_realloc(void *ptr, size_t size)
     void *p = NULL;
 
     shm_check_init("shmem_realloc");
+    /* NULL: shmem_malloc(size), no barrier for size 0; size 0: freed as by
+     * shmem_free, one barrier on entry. */
     if (ptr == NULL)
         return shmem_malloc(size);
     /* No PE may still read the old object while it moves. */
@@ -319,7 +330,8 @@ void *shmem_malloc_with_hints(size_t size, long hints)
     if (hints & ~(SHMEM_MALLOC_ATOMICS_REMOTE | SHMEM_MALLOC_SIGNAL_REMOTE))
         shm_fatal("shmem_malloc_with_hints", "hints 0x%lx: unknown bits (known: "
                   "SHMEM_MALLOC_ATOMICS_REMOTE, SHMEM_MALLOC_SIGNAL_REMOTE)", hints);
-    return shmem_malloc(size); /* every byte of the heap suits every use */
+    /* Every byte of the heap suits every use; size 0: no action, no barrier. */
+    return shmem_malloc(size);
 }
 
 /* Legacy names. */
