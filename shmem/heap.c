@@ -6,8 +6,9 @@
  * the same offsets everywhere: no communication is needed to agree on them.
  * First fit over an address-ordered list of blocks kept in private memory
  * (the heap itself holds only user data); neighbours merge on free.
- * Each allocation ends with a barrier: after it returns on any PE, the
- * object exists on every PE. shmem_free begins with one: nobody still uses
+ * Each allocation ends with a barrier that implies quiet (shm_barrier):
+ * after it returns on any PE, the object exists on every PE, and what each
+ * PE sent before the call is complete. shmem_free begins with one: nobody still uses
  * the object when it goes. A call that performs no action (a size or
  * count of 0, shmem_free(NULL)) returns at once, without a barrier, as
  * OpenSHMEM 1.5 says.

@@ -197,8 +197,8 @@ void shm_check_init(const char *call) SHM_HIDDEN;
  * shm_sym.debug); `what` names the argument. */
 void shm_check_null(const char *call, const char *what, const void *ptr, size_t nelems) SHM_HIDDEN;
 /* A barrier over all PEs through pshm (and MPI, serving other PEs' atomics
- * while it waits), for the layer's own use (init, the allocator); the job
- * ends if it fails. */
+ * while it waits), for the layer's own use (init, finalize, the allocator);
+ * it implies quiet, as shmem_barrier_all does; the job ends if it fails. */
 void shm_barrier(void) SHM_HIDDEN;
 /* Ends the job with `code` (pshm_abort, or MPI_Abort under MPI). */
 _Noreturn void shm_abort(int code) SHM_HIDDEN;
