@@ -211,6 +211,12 @@ void shm_coll_fini(void) __attribute__((weak)) SHM_HIDDEN;
 
 /* ---- the core's own modules ---- */
 
+/* shmem_uint64_wait_until that returns the value that satisfied the wait,
+ * as read by the load that saw it (sync.c; shmem_signal_wait_until);
+ * `call` names the routine in errors. */
+uint64_t shm_signal_wait(const char *call, uint64_t *sig_addr, int cmp, uint64_t cmp_value)
+    SHM_HIDDEN;
+
 /* The put of rma.c: nelems elements of `size` bytes from local src to the
  * symmetric dest on pe, every check included; `call` names the routine. */
 void shm_put_bytes(const char *call, void *dest, const void *src, size_t nelems, size_t size,

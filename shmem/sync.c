@@ -36,9 +36,8 @@ static void check_status(const char *call, const void *ivars, size_t nelems)
 /* cmp() compares one element; the argument structs carry the wait's state
  * to the condition callback of shm_wait. */
 #define SYNC(N, T)                                                               \
-    static inline int cmp_##N(const T *ivar, int cmp, T v)                       \
+    static inline int holds_##N(T x, int cmp, T v)                               \
     {                                                                            \
-        T x = __atomic_load_n((T *)ivar, __ATOMIC_ACQUIRE);                      \
         switch (cmp) {                                                           \
         case SHMEM_CMP_EQ: return x == v;                                        \
         case SHMEM_CMP_NE: return x != v;                                        \
@@ -48,12 +47,16 @@ static void check_status(const char *call, const void *ivars, size_t nelems)
         default: return x <= v;                                                  \
         }                                                                        \
     }                                                                            \
+    static inline int cmp_##N(const T *ivar, int cmp, T v)                       \
+    {                                                                            \
+        return holds_##N(__atomic_load_n((T *)ivar, __ATOMIC_ACQUIRE), cmp, v);  \
+    }                                                                            \
     typedef struct {                                                             \
         T *ivars;                                                                \
         size_t nelems, *indices, found;                                          \
         const int *status;                                                       \
         int cmp, mode;                                                           \
-        T v;                                                                     \
+        T v, seen;     /* seen: the value that satisfied a wait on one */       \
         const T *vals; /* the _vector forms: one comparison value each */       \
     } warg_##N;                                                                  \
     /* mode 0: all; 1: any (found = index); 2: some (found = count). */         \
@@ -77,10 +80,12 @@ static void check_status(const char *call, const void *ivars, size_t nelems)
         return a->mode == 0 || hits > 0 || live == 0;                            \
     }                                                                            \
     static int cond_##N(void *arg) { return scan_##N(arg); }                     \
+    /* One load per test, kept: the caller gets the value that held. */      \
     static int cond1_##N(void *arg)                                              \
     {                                                                            \
         warg_##N *a = arg;                                                       \
-        return cmp_##N(a->ivars, a->cmp, a->v);                                  \
+        a->seen = __atomic_load_n(a->ivars, __ATOMIC_ACQUIRE);                   \
+        return holds_##N(a->seen, a->cmp, a->v);                                 \
     }                                                                            \
     static void check_##N(const char *call, T *ivar, int cmp)                    \
     {                                                                            \
@@ -90,11 +95,16 @@ static void check_status(const char *call, const void *ivars, size_t nelems)
             shm_xlate(ivar, shm.me) == NULL)                                     \
             shm_remote(call, ivar, shm.me); /* says why, and exits */           \
     }                                                                            \
-    void shmem_##N##_wait_until(T *ivar, int cmp, T cmp_value)                   \
+    static T wait1_##N(const char *call, T *ivar, int cmp, T cmp_value)          \
     {                                                                            \
         warg_##N a = {.ivars = ivar, .cmp = cmp, .v = cmp_value};                \
-        check_##N("shmem_" #N "_wait_until", ivar, cmp);                         \
+        check_##N(call, ivar, cmp);                                              \
         shm_wait(cond1_##N, &a);                                                 \
+        return a.seen;                                                           \
+    }                                                                            \
+    void shmem_##N##_wait_until(T *ivar, int cmp, T cmp_value)                   \
+    {                                                                            \
+        wait1_##N("shmem_" #N "_wait_until", ivar, cmp, cmp_value);              \
     }                                                                            \
     void shmem_##N##_wait(T *ivar, T cmp_value)                                  \
     {                                                                            \
@@ -207,6 +217,11 @@ static void check_status(const char *call, const void *ivars, size_t nelems)
 
 SHMEM_SYNC_TYPES(SYNC)
 SHMEM_SYNC_TYPES(SYNC_VEC)
+
+uint64_t shm_signal_wait(const char *call, uint64_t *sig_addr, int cmp, uint64_t cmp_value)
+{
+    return wait1_uint64(call, sig_addr, cmp, cmp_value);
+}
 
 /* The deprecated long-only functions behind the C11 generic names. */
 #undef shmem_wait_until
