@@ -179,37 +179,37 @@ static void check_status(const char *call, const void *ivars, size_t nelems)
 /* The 1.5 _vector forms: mode + 3 says "compare with vals[i]". */
 #define SYNC_VEC(N, T)                                                           \
     void shmem_##N##_wait_until_all_vector(T *ivars, size_t nelems, const int *status, \
-                                           int cmp, T *cmp_values)               \
+                                           int cmp, const T *cmp_values)          \
     {                                                                            \
         multi_##N("shmem_" #N "_wait_until_all_vector", 1, 3, ivars, nelems, NULL, status, \
                   cmp, 0, cmp_values);                                           \
     }                                                                            \
     size_t shmem_##N##_wait_until_any_vector(T *ivars, size_t nelems, const int *status, \
-                                             int cmp, T *cmp_values)             \
+                                             int cmp, const T *cmp_values)        \
     {                                                                            \
         return multi_##N("shmem_" #N "_wait_until_any_vector", 1, 4, ivars, nelems, NULL, \
                          status, cmp, 0, cmp_values);                            \
     }                                                                            \
     size_t shmem_##N##_wait_until_some_vector(T *ivars, size_t nelems, size_t *indices, \
-                                              const int *status, int cmp, T *cmp_values) \
+                                              const int *status, int cmp, const T *cmp_values) \
     {                                                                            \
         return multi_##N("shmem_" #N "_wait_until_some_vector", 1, 5, ivars, nelems, \
                          indices, status, cmp, 0, cmp_values);                   \
     }                                                                            \
     int shmem_##N##_test_all_vector(T *ivars, size_t nelems, const int *status, int cmp, \
-                                    T *cmp_values)                               \
+                                    const T *cmp_values)                          \
     {                                                                            \
         return (int)multi_##N("shmem_" #N "_test_all_vector", 0, 3, ivars, nelems, NULL, \
                               status, cmp, 0, cmp_values);                       \
     }                                                                            \
     size_t shmem_##N##_test_any_vector(T *ivars, size_t nelems, const int *status, int cmp, \
-                                       T *cmp_values)                            \
+                                       const T *cmp_values)                       \
     {                                                                            \
         return multi_##N("shmem_" #N "_test_any_vector", 0, 4, ivars, nelems, NULL, status, \
                          cmp, 0, cmp_values);                                    \
     }                                                                            \
     size_t shmem_##N##_test_some_vector(T *ivars, size_t nelems, size_t *indices,  \
-                                        const int *status, int cmp, T *cmp_values) \
+                                        const int *status, int cmp, const T *cmp_values) \
     {                                                                            \
         return multi_##N("shmem_" #N "_test_some_vector", 0, 5, ivars, nelems, indices, \
                          status, cmp, 0, cmp_values);                            \
