@@ -27,6 +27,28 @@ static inline void test_tick(void)
         shm_progress();
 }
 
+/* Where the scan of an "any" call starts. 1.5: if entry i satisfies the
+ * condition, a series of calls must eventually return i; each call returns
+ * the first satisfying entry from its start on (wrapping), so the start
+ * must come round to every index. It turns by the golden ratio (a Weyl
+ * sequence, 2^64 / phi per call) on one per-thread counter, whatever the
+ * call site or set: any run of calls, and any regular subsequence of them
+ * (calls on another set in between), spreads its starts evenly over [0, n),
+ * so every index is a start within a few n calls. A cursor kept at the
+ * last index + 1 would not: calls on another set in between can reset it
+ * to the same place each time. SOS draws a random start (rand_r under a
+ * lock) to the same end. The high 32 bits times n, shifted: no division
+ * (a set of 2^32 elements or more takes one). */
+static _Thread_local uint64_t any_turn;
+static inline size_t any_start(size_t n)
+{
+    uint64_t t = any_turn += 0x9e3779b97f4a7c15u;
+
+    if (SHM_LIKELY(n <= UINT32_MAX))
+        return (size_t)(((t >> 32) * (uint64_t)n) >> 32);
+    return (size_t)(t % n);
+}
+
 static void check_status(const char *call, const void *ivars, size_t nelems)
 {
     if (ivars == NULL && nelems > 0)
@@ -53,7 +75,7 @@ static void check_status(const char *call, const void *ivars, size_t nelems)
     }                                                                            \
     typedef struct {                                                             \
         T *ivars;                                                                \
-        size_t nelems, *indices, found;                                          \
+        size_t nelems, *indices, found, start; /* start: any's first index */   \
         const int *status;                                                       \
         int cmp, mode;                                                           \
         T v, seen;     /* seen: the value that satisfied a wait on one */       \
@@ -62,8 +84,8 @@ static void check_status(const char *call, const void *ivars, size_t nelems)
     /* mode 0: all; 1: any (found = index); 2: some (found = count). */         \
     static int scan_##N(warg_##N *a)                                             \
     {                                                                            \
-        size_t hits = 0, live = 0;                                               \
-        for (size_t i = 0; i < a->nelems; i++) {                                 \
+        size_t hits = 0, live = 0, i = a->start;                                 \
+        for (size_t k = 0; k < a->nelems; k++, i = i + 1 < a->nelems ? i + 1 : 0) { \
             if (a->status != NULL && a->status[i] != 0)                          \
                 continue;                                                        \
             live++;                                                              \
@@ -132,10 +154,12 @@ static void check_status(const char *call, const void *ivars, size_t nelems)
         if (mode == 2 && indices == NULL && nelems > 0)                          \
             shm_fatal(call, "indices is NULL with nelems %zu", nelems);          \
         a.found = SIZE_MAX;                                                      \
+        if (mode == 1 && nelems > 1)                                             \
+            a.start = any_start(nelems);                                         \
         if (wait)                                                                \
             shm_wait(cond_##N, &a);                                              \
         else if (!scan_##N(&a))                                                  \
-            return mode == 0 ? 0 : (mode == 1 ? SIZE_MAX : 0);                   \
+            return mode == 1 ? SIZE_MAX : 0;                                     \
         else                                                                     \
             test_tick();                                                         \
         return mode == 0 ? 1 : a.found;                                          \
