@@ -245,8 +245,7 @@ void shmem_finalize(void)
     if (!shm.initialized)
         return;
     /* Collective: every PE is done with every other's memory after this
-     * (what it sent through MPI is complete: quiet first). */
-    shmem_quiet();
+     * (what it sent through MPI is complete: the barrier implies quiet). */
     shm_barrier();
     if (shm_coll_fini)
         shm_coll_fini();

@@ -447,22 +447,22 @@ SHMEM_API_ void shmem_quiet(void);
                                             const int *status, int cmp, T cmp_value); \
     SHMEM_API_ void shmem_##N##_wait_until_all_vector(T *ivars, size_t nelems,    \
                                                       const int *status, int cmp, \
-                                                      T *cmp_values);             \
+                                                      const T *cmp_values);       \
     SHMEM_API_ size_t shmem_##N##_wait_until_any_vector(T *ivars, size_t nelems,  \
                                                         const int *status, int cmp, \
-                                                        T *cmp_values);           \
+                                                        const T *cmp_values);     \
     SHMEM_API_ size_t shmem_##N##_wait_until_some_vector(T *ivars, size_t nelems, \
                                                          size_t *indices,         \
                                                          const int *status, int cmp, \
-                                                         T *cmp_values);          \
+                                                         const T *cmp_values);    \
     SHMEM_API_ int shmem_##N##_test_all_vector(T *ivars, size_t nelems,           \
-                                               const int *status, int cmp, T *cmp_values); \
+                                               const int *status, int cmp, const T *cmp_values); \
     SHMEM_API_ size_t shmem_##N##_test_any_vector(T *ivars, size_t nelems,        \
                                                   const int *status, int cmp,     \
-                                                  T *cmp_values);                 \
+                                                  const T *cmp_values);           \
     SHMEM_API_ size_t shmem_##N##_test_some_vector(T *ivars, size_t nelems,       \
                                                    size_t *indices, const int *status, \
-                                                   int cmp, T *cmp_values);       \
+                                                   int cmp, const T *cmp_values); \
     SHMEM_API_ void shmem_##N##_wait(T *ivar, T cmp_value) SHMEM_DEPRECATED_;
 SHMEM_SYNC_TYPES(SHMEM_DECL_SYNC_)
 /* Deprecated untyped (long) forms; the C11 macros below take their names. */

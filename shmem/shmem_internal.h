@@ -197,8 +197,8 @@ void shm_check_init(const char *call) SHM_HIDDEN;
  * shm_sym.debug); `what` names the argument. */
 void shm_check_null(const char *call, const char *what, const void *ptr, size_t nelems) SHM_HIDDEN;
 /* A barrier over all PEs through pshm (and MPI, serving other PEs' atomics
- * while it waits), for the layer's own use (init, the allocator); the job
- * ends if it fails. */
+ * while it waits), for the layer's own use (init, finalize, the allocator);
+ * it implies quiet, as shmem_barrier_all does; the job ends if it fails. */
 void shm_barrier(void) SHM_HIDDEN;
 /* Ends the job with `code` (pshm_abort, or MPI_Abort under MPI). */
 _Noreturn void shm_abort(int code) SHM_HIDDEN;
@@ -215,6 +215,12 @@ void shm_coll_init(void) __attribute__((weak)) SHM_HIDDEN;
 void shm_coll_fini(void) __attribute__((weak)) SHM_HIDDEN;
 
 /* ---- the core's own modules ---- */
+
+/* shmem_uint64_wait_until that returns the value that satisfied the wait,
+ * as read by the load that saw it (sync.c; shmem_signal_wait_until);
+ * `call` names the routine in errors. */
+uint64_t shm_signal_wait(const char *call, uint64_t *sig_addr, int cmp, uint64_t cmp_value)
+    SHM_HIDDEN;
 
 /* The put of rma.c: nelems elements of `size` bytes from local src to the
  * symmetric dest on pe, every check included; `call` names the routine. */

@@ -89,8 +89,10 @@ uint64_t shmem_signal_fetch(const uint64_t *sig_addr)
     return __atomic_load_n(sig_addr, __ATOMIC_ACQUIRE);
 }
 
+/* The value that satisfied the wait, from the load that saw it: a writer
+ * may change the signal again at once, and a second load could return a
+ * value that does not satisfy the condition. */
 uint64_t shmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_value)
 {
-    shmem_uint64_wait_until(sig_addr, cmp, cmp_value);
-    return __atomic_load_n(sig_addr, __ATOMIC_ACQUIRE);
+    return shm_signal_wait("shmem_signal_wait_until", sig_addr, cmp, cmp_value);
 }

@@ -221,6 +221,10 @@ void shm_barrier(void)
 {
     int rc;
 
+    /* Implies quiet, as shmem_barrier_all: what this PE sent through MPI
+     * (non-fetching atomics, puts) is applied at its target before any PE
+     * leaves, so a value read after an allocation call is final. */
+    shmem_quiet();
     /* pshm's barrier would block in MPI_Barrier without serving the atomics
      * a PE still waiting for an answer sent here: a barrier of MPI's that
      * does not block, waited for in shm_net_waitall. */
