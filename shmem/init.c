@@ -26,6 +26,7 @@
 static int thread_level = SHMEM_THREAD_SINGLE;
 static int init_calls;      /* initializations not matched by a finalize yet */
 static int atexit_armed;
+static int env_told;        /* SHMEM_INFO / SHMEM_VERSION printed */
 static pshm_bootstrap_t mpi_boot;   /* under MPI: pshm's bootstrap */
 
 /* shm.node_pes: the PEs pshm reaches through shared memory, ascending. */
@@ -219,8 +220,11 @@ static void init_with(int requested)
         shm_coll_init();
     if (!atexit_armed && atexit(finalize_at_exit) == 0)
         atexit_armed = 1;
-    if ((env.info || env.version) && shm.me == 0)
+    /* Told at the program's start-up, not again when initialized anew. */
+    if ((env.info || env.version) && shm.me == 0 && !env_told) {
+        env_told = 1;
         shm_env_print(&env);
+    }
     shm_barrier();
 }
 
