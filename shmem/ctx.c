@@ -30,24 +30,28 @@ int shmem_ctx_create(long options, shmem_ctx_t *ctx)
         shm_fatal("shmem_ctx_create", "options 0x%lx: unknown bits (known: SHMEM_CTX_PRIVATE, "
                   "SHMEM_CTX_SERIALIZED, SHMEM_CTX_NOSTORE)", options);
     c = malloc(sizeof *c);
-    if (c == NULL)
+    if (c == NULL) {
+        *ctx = SHMEM_CTX_INVALID; /* 1.5: a failed creation says so in *ctx */
         return 1; /* the specification's "could not create": non-zero */
+    }
     c->options = options;
     *ctx = c;
     return 0;
 }
 
+/* 1.5: destroy, fence and quiet do nothing on SHMEM_CTX_INVALID. */
 void shmem_ctx_destroy(shmem_ctx_t ctx)
 {
-    if (ctx == SHMEM_CTX_DEFAULT || ctx == NULL)
-        shm_fatal("shmem_ctx_destroy", "%s cannot be destroyed",
-                  ctx == NULL ? "a NULL context" : "SHMEM_CTX_DEFAULT");
+    if (ctx == SHMEM_CTX_INVALID)
+        return;
+    if (ctx == SHMEM_CTX_DEFAULT)
+        shm_fatal("shmem_ctx_destroy", "SHMEM_CTX_DEFAULT cannot be destroyed");
     shmem_quiet(); /* destroy completes the context's operations */
     free(ctx);
 }
 
-void shmem_ctx_fence(shmem_ctx_t ctx) { (void)ctx; shmem_fence(); }
-void shmem_ctx_quiet(shmem_ctx_t ctx) { (void)ctx; shmem_quiet(); }
+void shmem_ctx_fence(shmem_ctx_t ctx) { if (ctx != SHMEM_CTX_INVALID) shmem_fence(); }
+void shmem_ctx_quiet(shmem_ctx_t ctx) { if (ctx != SHMEM_CTX_INVALID) shmem_quiet(); }
 
 #define CTX_RMA(N, T)                                                            \
     void shmem_ctx_##N##_put(shmem_ctx_t c, T *d, const T *s, size_t n, int pe)  \

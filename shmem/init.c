@@ -8,6 +8,12 @@
  * spans supernodes (net.c), the collectives' setup, a barrier. Without MPI
  * every PE must be in this PE's supernode. A program that returns from main
  * without shmem_finalize is finalized from atexit, as the specification asks.
+ *
+ * OpenSHMEM 1.6: the initialization routines may be called again, each
+ * call matched by a shmem_finalize. Only the first initializes (the thread
+ * level stays the first call's) and only the last finalize releases;
+ * another finalize is a shmem_barrier_all. After the last one, an
+ * initialization starts the library anew.
  */
 #include "shmem_internal.h"
 
@@ -18,7 +24,9 @@
 #include <unistd.h>
 
 static int thread_level = SHMEM_THREAD_SINGLE;
+static int init_calls;      /* initializations not matched by a finalize yet */
 static int atexit_armed;
+static int env_told;        /* SHMEM_INFO / SHMEM_VERSION printed */
 static pshm_bootstrap_t mpi_boot;   /* under MPI: pshm's bootstrap */
 
 /* shm.node_pes: the PEs pshm reaches through shared memory, ascending. */
@@ -93,10 +101,13 @@ static void build_tables(void)
     shm_statics_tables();
 }
 
+/* At exit every initialization still open is ended at once. */
 static void finalize_at_exit(void)
 {
-    if (shm.initialized)
+    if (shm.initialized) {
+        init_calls = 1;
         shmem_finalize();
+    }
 }
 
 /* Built without MPI but started by an MPI launcher with others: each
@@ -159,8 +170,10 @@ static void init_with(int requested)
     shm_env_t env;
     int rc, provided;
 
-    if (shm.initialized)
+    if (shm.initialized) {
+        init_calls++;
         return;
+    }
     shm_env_load(&env);
     refuse_mpi_launch();
     shm.progress_us = env.progress_us;
@@ -199,16 +212,20 @@ static void init_with(int requested)
     memset(shm_scratch, 0, SHM_SCRATCH_SIZE);
     shm_heap_init((char *)shm_scratch + SHM_SCRATCH_SIZE, env.heap_size);
     shm.initialized = 1;
+    init_calls = 1;
     if (shm.multi)
         shm_net_init();
     if (shm_coll_init)
         shm_coll_init();
     if (!atexit_armed && atexit(finalize_at_exit) == 0)
         atexit_armed = 1;
-    if (shm.me == 0)
+    /* Told at the program's start-up, not again when initialized anew. */
+    if (shm.me == 0 && !env_told) {
+        env_told = 1;
         shm_env_warn();
-    if ((env.info || env.version) && shm.me == 0)
-        shm_env_print(&env);
+        if (env.info || env.version)
+            shm_env_print(&env);
+    }
     shm_barrier();
 }
 
@@ -222,9 +239,8 @@ int shmem_init_thread(int requested, int *provided)
     /* Puts, gets and atomics are loads, stores and atomic instructions,
      * safe from any thread; waits poll pshm, which must then be told that
      * several threads may poll at once. Under MPI the level is also what
-     * MPI provides. */
-    if (!shm.initialized)
-        init_with(requested);
+     * MPI provides. A call after the first keeps the first's level. */
+    init_with(requested);
     if (provided != NULL)
         *provided = thread_level;
     return 0;
@@ -244,6 +260,12 @@ void shmem_finalize(void)
 
     if (!shm.initialized)
         return;
+    if (init_calls > 1) {
+        init_calls--;
+        shmem_barrier_all();
+        return;
+    }
+    init_calls = 0;
     /* Collective: every PE is done with every other's memory after this
      * (what it sent through MPI is complete: the barrier implies quiet). */
     shm_barrier();

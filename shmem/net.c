@@ -2,7 +2,9 @@
  * net.c - the layer under MPI: start-up, the windows, the end.
  *
  * Under mpirun the layer starts MPI itself (MPI_Init_thread) unless the
- * program did, and finalizes it only then. pshm is started through its MPI
+ * program did, and finalizes it only then, at exit: the library may be
+ * initialized again after its last shmem_finalize (1.6), and MPI cannot
+ * be. pshm is started through its MPI
  * bootstrap over MPI_COMM_WORLD, so PE = world rank, and finds the
  * supernodes; PEs of mine are reached through shared memory as under
  * oshrun. When the job spans supernodes (shm.multi), the others are reached
@@ -46,7 +48,7 @@ void shm_word_wait(int *word)
     }
 }
 
-static int own_mpi;        /* this layer initialized MPI: it finalizes it */
+static int own_mpi;        /* this layer initialized MPI: it finalizes it at exit */
 static int mpi_provided;   /* the thread level the layer may use: MPI's, or
                             * MULTIPLE over a SERIALIZED MPI of its own */
 
@@ -70,6 +72,17 @@ int shm_net_area(const char *call, const void *sym, size_t n, size_t *off)
     return a;
 }
 
+/* After the last shmem_finalize (atexit runs this after init.c's
+ * finalize, registered later), unless the program finalized MPI itself. */
+static void finalize_mpi_at_exit(void)
+{
+    int fin = 0;
+
+    MPI_Finalized(&fin);
+    if (own_mpi && !fin)
+        MPI_Finalize();
+}
+
 int shm_net_start(pshm_bootstrap_t *boot, int mpi_thread)
 {
     int init = 0, fin = 0, mrc, rc, rank, size;
@@ -87,12 +100,16 @@ int shm_net_start(pshm_bootstrap_t *boot, int mpi_thread)
         if (mrc != MPI_SUCCESS)
             shm_mpi_fail("shmem_init", "MPI_Init_thread", mrc);
         own_mpi = 1;
+        if (atexit(finalize_mpi_at_exit) != 0)
+            shm_fatal("shmem_init", "atexit failed: MPI could not be finalized at exit");
         /* Nobody but the layer calls this MPI, always under its lock:
          * serialized calls serve any number of threads. */
         if (mpi_provided >= MPI_THREAD_SERIALIZED)
             mpi_provided = MPI_THREAD_MULTIPLE;
-    } else {
-        /* The program's own calls do not take the layer's lock: threads
+    } else if (!own_mpi) {
+        /* (own_mpi: initialized again after the last finalize, over the
+         * MPI this layer started, at the level it got then.)
+         * The program's own calls do not take the layer's lock: threads
          * of the layer (the progress thread, SHMEM_THREAD_MULTIPLE) need
          * MPI_THREAD_MULTIPLE of the program's MPI. */
         MPI_Query_thread(&mpi_provided);
@@ -237,10 +254,6 @@ void shm_net_stop(pshm_bootstrap_t *boot)
     pshm_mpi_bootstrap_free(boot);
     MPI_Comm_free(&shm_comm);
     shm.mpi = 0;
-    if (own_mpi) {
-        own_mpi = 0;
-        MPI_Finalize();
-    }
 }
 
 #else

@@ -340,6 +340,23 @@ void shm_net_quiet(void)
     __atomic_fetch_and(&shm_net_pending, ~SHM_NET_BUSY, __ATOMIC_RELEASE);
     shm_word_unlock(&quiet_lock);
 }
+
+/* Quiet toward pe alone: its puts and gets flushed, and if it got
+ * non-fetching atomics since the last quiet, NOP's answer waited for (see
+ * above). Under the quiet lock: a quiet of another thread that finds
+ * dirty[pe] already cleared here waits for this NOP's answer instead of
+ * returning before it. The marks stay: a later quiet may do again what
+ * was done here, never less. */
+void shm_net_quiet_pe(int pe)
+{
+    shm_word_lock(&quiet_lock);
+    shm_net_flush_pe(pe);
+    if (__atomic_exchange_n(&dirty[pe], 0, __ATOMIC_RELAXED) != 0) {
+        __atomic_fetch_sub(&ndirty, 1, __ATOMIC_RELAXED);
+        shm_net_amo(shm_scratch, pe, SHM_AOP_NOP, 8, 0, 0, 1);
+    }
+    shm_word_unlock(&quiet_lock);
+}
 #else
 typedef int shm_net_none; /* ISO C wants a declaration in every file */
 #endif /* PSHMEM_HAVE_MPI */

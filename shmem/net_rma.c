@@ -163,17 +163,17 @@ void shm_net_get(void *dst, const void *sym, size_t n, int pe, int nbi)
     shm_mpi_leave();
 }
 
-/* Strided: one operation per element (strides may be negative or zero),
+/* Strided: one operation per block (strides may be negative or zero),
  * then one flush for all. The caller checked the whole remote span. */
 static void strided(int is_put, char *local, const char *sym, ptrdiff_t lst, ptrdiff_t tst,
-                    size_t n, size_t size, int pe)
+                    size_t bsize, size_t n, size_t size, int pe)
 {
-    size_t off;
-    int a = shm_net_area(is_put ? "iput" : "iget", sym, size, &off);
+    size_t off, blk = bsize * size;
+    int a = shm_net_area(is_put ? "iput" : "iget", sym, blk, &off);
 
     shm_mpi_enter();
     for (size_t i = 0; i < n; i++) {
-        rma(is_put ? "iput" : "iget", is_put, local, size, pe, a, off);
+        rma(is_put ? "iput" : "iget", is_put, local, blk, pe, a, off);
         local += lst * (ptrdiff_t)size;
         off = (size_t)((ptrdiff_t)off + tst * (ptrdiff_t)size);
     }
@@ -185,16 +185,16 @@ static void strided(int is_put, char *local, const char *sym, ptrdiff_t lst, ptr
     shm_mpi_leave();
 }
 
-void shm_net_iput(void *sym, const void *src, ptrdiff_t tst, ptrdiff_t sst, size_t n,
-                  size_t size, int pe)
+void shm_net_iput(void *sym, const void *src, ptrdiff_t tst, ptrdiff_t sst, size_t bsize,
+                  size_t n, size_t size, int pe)
 {
-    strided(1, (char *)src, sym, sst, tst, n, size, pe);
+    strided(1, (char *)src, sym, sst, tst, bsize, n, size, pe);
 }
 
-void shm_net_iget(void *dst, const void *sym, ptrdiff_t dst_st, ptrdiff_t tst, size_t n,
-                  size_t size, int pe)
+void shm_net_iget(void *dst, const void *sym, ptrdiff_t dst_st, ptrdiff_t tst, size_t bsize,
+                  size_t n, size_t size, int pe)
 {
-    strided(0, dst, sym, dst_st, tst, n, size, pe);
+    strided(0, dst, sym, dst_st, tst, bsize, n, size, pe);
 }
 #else
 typedef int shm_net_none; /* ISO C wants a declaration in every file */

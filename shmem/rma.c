@@ -102,51 +102,54 @@ static inline void get_bytes(const char *call, void *dest, const void *src, size
         get_slow(call, dest, src, n, pe, nbi);
 }
 
-/* Strided copy of n elements of `size` bytes; strides in elements. The
- * first and last remote element bound the remote range. */
-static void strided(const char *call, int is_put, void *dest, const void *src, ptrdiff_t dst,
-                    ptrdiff_t sst, size_t n, size_t size, int pe)
+/* Strided copy of nblocks blocks of bsize elements of `size` bytes
+ * (shmem_internal.h); strides in elements. The first and last remote
+ * block bound the remote range. */
+void shm_strided(const char *call, int is_put, void *dest, const void *src, ptrdiff_t dst,
+                 ptrdiff_t sst, size_t bsize, size_t nblocks, size_t size, int pe)
 {
     ptrdiff_t rst = is_put ? dst : sst;
-    size_t arst = rst < 0 ? (size_t)0 - (size_t)rst : (size_t)rst;
+    size_t arst = rst < 0 ? (size_t)0 - (size_t)rst : (size_t)rst, blk;
     const char *sym = is_put ? (const char *)dest : (const char *)src, *lo, *hi;
     char *r;
 
-    if (n == 0)
+    if (nblocks == 0 || bsize == 0)
         return;
-    /* (n - 1) * stride * size must fit a ptrdiff_t: no wrapped span. */
-    if (SHM_UNLIKELY(n > (size_t)PTRDIFF_MAX / size ||
-                     (arst != 0 && arst > (size_t)PTRDIFF_MAX / size / n)))
-        shm_fatal(call, "nelems %zu with stride %td of %zu-byte elements spans more than the "
-                  "address space", n, rst, size);
+    blk = count_bytes(call, bsize, size);
+    /* (nblocks - 1) * stride * size plus a block must fit a ptrdiff_t: no
+     * wrapped span. */
+    if (SHM_UNLIKELY(nblocks > (size_t)PTRDIFF_MAX / size || blk > (size_t)PTRDIFF_MAX / 2 ||
+                     (arst != 0 && arst > (size_t)PTRDIFF_MAX / 2 / size / nblocks)))
+        shm_fatal(call, "%zu blocks of %zu elements with stride %td of %zu-byte elements span "
+                  "more than the address space", nblocks, bsize, rst, size);
     lo = sym;
-    hi = sym + (ptrdiff_t)(n - 1) * rst * (ptrdiff_t)size;
+    hi = sym + (ptrdiff_t)(nblocks - 1) * rst * (ptrdiff_t)size;
     if (hi < lo) {
         const char *t = lo;
         lo = hi;
         hi = t;
     }
-    r = shm_range_or_net(call, lo, (size_t)(hi - lo) + size, pe);
+    r = shm_range_or_net(call, lo, (size_t)(hi - lo) + blk, pe);
     if (SHM_UNLIKELY(shm_sym.debug)) {
-        shm_check_null(call, "dest", dest, n);
-        shm_check_null(call, "source", src, n);
+        shm_check_null(call, "dest", dest, nblocks);
+        shm_check_null(call, "source", src, nblocks);
     }
     if (r == NULL) {
         if (is_put)
-            shm_net_iput(dest, src, dst, sst, n, size, pe);
+            shm_net_iput(dest, src, dst, sst, bsize, nblocks, size, pe);
         else
-            shm_net_iget(dest, src, dst, sst, n, size, pe);
+            shm_net_iget(dest, src, dst, sst, bsize, nblocks, size, pe);
         return;
     }
     r += sym - lo;
     if (is_put) {
         const char *s = src;
-        for (size_t i = 0; i < n; i++, r += dst * (ptrdiff_t)size, s += sst * (ptrdiff_t)size)
-            memcpy(r, s, size);
+        for (size_t i = 0; i < nblocks; i++, r += dst * (ptrdiff_t)size, s += sst * (ptrdiff_t)size)
+            memcpy(r, s, blk);
     } else {
         char *d = dest;
-        for (size_t i = 0; i < n; i++, d += dst * (ptrdiff_t)size, r += sst * (ptrdiff_t)size)
-            memcpy(d, r, size);
+        for (size_t i = 0; i < nblocks; i++, d += dst * (ptrdiff_t)size, r += sst * (ptrdiff_t)size)
+            memcpy(d, r, blk);
     }
 }
 
@@ -197,12 +200,12 @@ static void strided(const char *call, int is_put, void *dest, const void *src, p
     void shmem_##N##_iput(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, \
                           size_t nelems, int pe)                                 \
     {                                                                            \
-        strided("shmem_" #N "_iput", 1, dest, source, dst, sst, nelems, sizeof(T), pe); \
+        shm_strided("shmem_" #N "_iput", 1, dest, source, dst, sst, 1, nelems, sizeof(T), pe); \
     }                                                                            \
     void shmem_##N##_iget(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, \
                           size_t nelems, int pe)                                 \
     {                                                                            \
-        strided("shmem_" #N "_iget", 0, dest, source, dst, sst, nelems, sizeof(T), pe); \
+        shm_strided("shmem_" #N "_iget", 0, dest, source, dst, sst, 1, nelems, sizeof(T), pe); \
     }
 SHMEM_RMA_TYPES(RMA_TYPED)
 
@@ -226,12 +229,12 @@ SHMEM_RMA_TYPES(RMA_TYPED)
     void shmem_iput##S(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, \
                        size_t nelems, int pe)                                    \
     {                                                                            \
-        strided("shmem_iput" #S, 1, dest, source, dst, sst, nelems, S / 8, pe);  \
+        shm_strided("shmem_iput" #S, 1, dest, source, dst, sst, 1, nelems, S / 8, pe);  \
     }                                                                            \
     void shmem_iget##S(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, \
                        size_t nelems, int pe)                                    \
     {                                                                            \
-        strided("shmem_iget" #S, 0, dest, source, dst, sst, nelems, S / 8, pe);  \
+        shm_strided("shmem_iget" #S, 0, dest, source, dst, sst, 1, nelems, S / 8, pe);  \
     }
 SHMEM_RMA_SIZES(RMA_SIZED)
 

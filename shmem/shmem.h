@@ -1,5 +1,5 @@
 /*
- * shmem.h - OpenSHMEM 1.4 (and the names 1.5 adds to it) over pshm.
+ * shmem.h - OpenSHMEM 1.6 over pshm.
  *
  * Every typed name of the specification is declared through the type lists
  * below (SHMEM_*_TYPES), so that each family is one line per operation and no
@@ -33,7 +33,7 @@ extern "C" {
 /* ------------------------------------------------------------ constants */
 
 #define SHMEM_MAJOR_VERSION 1
-#define SHMEM_MINOR_VERSION 4
+#define SHMEM_MINOR_VERSION 6
 #define SHMEM_MAX_NAME_LEN 256
 #define SHMEM_VENDOR_STRING "pshm OpenSHMEM"
 #define _SHMEM_MAJOR_VERSION SHMEM_MAJOR_VERSION
@@ -422,6 +422,64 @@ SHMEM_API_ extern shmem_team_t SHMEM_TEAM_SHARED;
  * and 1.6 add (init.c, order.c, rma_ib.c, signal_op.c, session.c).
  */
 
+/* 1.6: nonzero between an initialization and its last finalize; callable
+ * at any time (query.c). */
+SHMEM_API_ void shmem_query_initialized(int *initialized);
+/* 1.5: the profiling level, for a profiling library; returns at once. */
+SHMEM_API_ void shmem_pcontrol(int level, ...);
+
+/* 1.6: quiet toward the listed PEs only (pe_quiet.c). */
+SHMEM_API_ void shmem_pe_quiet(const int *target_pes, size_t npes);
+SHMEM_API_ void shmem_ctx_pe_quiet(shmem_ctx_t ctx, const int *target_pes, size_t npes);
+
+/* 1.6: interleaved blocks: nblocks blocks of bsize elements, block i at
+ * dest + i * dst and source + i * sst (strides >= bsize) (rma_ib.c). */
+#define SHMEM_DECL_IB_(N, T)                                                      \
+    SHMEM_API_ void shmem_##N##_ibput(T *dest, const T *source, ptrdiff_t dst,    \
+                                      ptrdiff_t sst, size_t bsize, size_t nblocks, int pe); \
+    SHMEM_API_ void shmem_##N##_ibget(T *dest, const T *source, ptrdiff_t dst,    \
+                                      ptrdiff_t sst, size_t bsize, size_t nblocks, int pe); \
+    SHMEM_API_ void shmem_ctx_##N##_ibput(shmem_ctx_t ctx, T *dest, const T *source, \
+                                          ptrdiff_t dst, ptrdiff_t sst, size_t bsize, \
+                                          size_t nblocks, int pe);                \
+    SHMEM_API_ void shmem_ctx_##N##_ibget(shmem_ctx_t ctx, T *dest, const T *source, \
+                                          ptrdiff_t dst, ptrdiff_t sst, size_t bsize, \
+                                          size_t nblocks, int pe);
+SHMEM_RMA_TYPES(SHMEM_DECL_IB_)
+#define SHMEM_DECL_IB_SIZE_(S)                                                    \
+    SHMEM_API_ void shmem_ibput##S(void *dest, const void *source, ptrdiff_t dst, \
+                                   ptrdiff_t sst, size_t bsize, size_t nblocks, int pe); \
+    SHMEM_API_ void shmem_ibget##S(void *dest, const void *source, ptrdiff_t dst, \
+                                   ptrdiff_t sst, size_t bsize, size_t nblocks, int pe); \
+    SHMEM_API_ void shmem_ctx_ibput##S(shmem_ctx_t ctx, void *dest, const void *source, \
+                                       ptrdiff_t dst, ptrdiff_t sst, size_t bsize, \
+                                       size_t nblocks, int pe);                   \
+    SHMEM_API_ void shmem_ctx_ibget##S(shmem_ctx_t ctx, void *dest, const void *source, \
+                                       ptrdiff_t dst, ptrdiff_t sst, size_t bsize, \
+                                       size_t nblocks, int pe);
+SHMEM_RMA_SIZES(SHMEM_DECL_IB_SIZE_)
+
+/* 1.6: a signal update without data, atomic as put-with-signal's
+ * (signal_op.c). */
+SHMEM_API_ void shmem_signal_add(uint64_t *sig_addr, uint64_t signal, int pe);
+SHMEM_API_ void shmem_signal_set(uint64_t *sig_addr, uint64_t signal, int pe);
+SHMEM_API_ void shmem_ctx_signal_add(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal,
+                                     int pe);
+SHMEM_API_ void shmem_ctx_signal_set(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal,
+                                     int pe);
+
+/* 1.6: sessions, hints on a context's coming operations (session.c). The
+ * options and the configuration mask are separate sets of bits. */
+typedef struct {
+    size_t total_ops;
+} shmem_ctx_session_config_t;
+#define SHMEM_CTX_SESSION_BATCH (1L << 0)
+#define SHMEM_CTX_SESSION_TOTAL_OPS (1L << 0)
+SHMEM_API_ void shmem_ctx_session_start(shmem_ctx_t ctx, long options,
+                                        const shmem_ctx_session_config_t *config,
+                                        long config_mask);
+SHMEM_API_ void shmem_ctx_session_stop(shmem_ctx_t ctx);
+
 /* ------------------------------------------------- ordering and completion */
 
 SHMEM_API_ void shmem_fence(void);
@@ -695,6 +753,62 @@ SHMEM_API_ void shmem_udcflush_line(void *dest) SHMEM_DEPRECATED_;
 #define shmem_atomic_and(...) SHMEM_C11_(atomic_and, __VA_ARGS__)
 #define shmem_atomic_or(...) SHMEM_C11_(atomic_or, __VA_ARGS__)
 #define shmem_atomic_xor(...) SHMEM_C11_(atomic_xor, __VA_ARGS__)
+
+/* The rest of 1.5 and 1.6: the nonblocking fetching atomics (selected on
+ * the fetch pointer, the old value's type), the interleaved blocks, the
+ * signal updates (the C functions of the same names are the forms without
+ * a context: parenthesized, the name is not expanded again). */
+#define SHMEM_C11_atomic_fetch_nbi_3(f, ...) SHMEM_C11_AMO1_(SHMEM_GEN_AMO_EXT_, atomic_fetch_nbi, f, __VA_ARGS__)
+#define SHMEM_C11_atomic_fetch_nbi_4(c, f, ...) \
+    SHMEM_C11_AMO1C_(SHMEM_GEN_AMO_EXT_, atomic_fetch_nbi, c, f, __VA_ARGS__)
+#define SHMEM_C11_atomic_swap_nbi_4(f, ...) SHMEM_C11_AMO1_(SHMEM_GEN_AMO_EXT_, atomic_swap_nbi, f, __VA_ARGS__)
+#define SHMEM_C11_atomic_swap_nbi_5(c, f, ...) \
+    SHMEM_C11_AMO1C_(SHMEM_GEN_AMO_EXT_, atomic_swap_nbi, c, f, __VA_ARGS__)
+#define SHMEM_C11_atomic_compare_swap_nbi_5(f, ...) \
+    SHMEM_C11_AMO1_(SHMEM_GEN_AMO_, atomic_compare_swap_nbi, f, __VA_ARGS__)
+#define SHMEM_C11_atomic_compare_swap_nbi_6(c, f, ...) \
+    SHMEM_C11_AMO1C_(SHMEM_GEN_AMO_, atomic_compare_swap_nbi, c, f, __VA_ARGS__)
+#define SHMEM_C11_atomic_fetch_inc_nbi_3(f, ...) SHMEM_C11_AMO1_(SHMEM_GEN_AMO_, atomic_fetch_inc_nbi, f, __VA_ARGS__)
+#define SHMEM_C11_atomic_fetch_inc_nbi_4(c, f, ...) \
+    SHMEM_C11_AMO1C_(SHMEM_GEN_AMO_, atomic_fetch_inc_nbi, c, f, __VA_ARGS__)
+#define SHMEM_C11_atomic_fetch_add_nbi_4(f, ...) SHMEM_C11_AMO1_(SHMEM_GEN_AMO_, atomic_fetch_add_nbi, f, __VA_ARGS__)
+#define SHMEM_C11_atomic_fetch_add_nbi_5(c, f, ...) \
+    SHMEM_C11_AMO1C_(SHMEM_GEN_AMO_, atomic_fetch_add_nbi, c, f, __VA_ARGS__)
+#define SHMEM_C11_atomic_fetch_and_nbi_4(f, ...) SHMEM_C11_AMO1_(SHMEM_GEN_BIT_, atomic_fetch_and_nbi, f, __VA_ARGS__)
+#define SHMEM_C11_atomic_fetch_and_nbi_5(c, f, ...) \
+    SHMEM_C11_AMO1C_(SHMEM_GEN_BIT_, atomic_fetch_and_nbi, c, f, __VA_ARGS__)
+#define SHMEM_C11_atomic_fetch_or_nbi_4(f, ...) SHMEM_C11_AMO1_(SHMEM_GEN_BIT_, atomic_fetch_or_nbi, f, __VA_ARGS__)
+#define SHMEM_C11_atomic_fetch_or_nbi_5(c, f, ...) \
+    SHMEM_C11_AMO1C_(SHMEM_GEN_BIT_, atomic_fetch_or_nbi, c, f, __VA_ARGS__)
+#define SHMEM_C11_atomic_fetch_xor_nbi_4(f, ...) SHMEM_C11_AMO1_(SHMEM_GEN_BIT_, atomic_fetch_xor_nbi, f, __VA_ARGS__)
+#define SHMEM_C11_atomic_fetch_xor_nbi_5(c, f, ...) \
+    SHMEM_C11_AMO1C_(SHMEM_GEN_BIT_, atomic_fetch_xor_nbi, c, f, __VA_ARGS__)
+#define shmem_atomic_fetch_nbi(...) SHMEM_C11_(atomic_fetch_nbi, __VA_ARGS__)
+#define shmem_atomic_swap_nbi(...) SHMEM_C11_(atomic_swap_nbi, __VA_ARGS__)
+#define shmem_atomic_compare_swap_nbi(...) SHMEM_C11_(atomic_compare_swap_nbi, __VA_ARGS__)
+#define shmem_atomic_fetch_inc_nbi(...) SHMEM_C11_(atomic_fetch_inc_nbi, __VA_ARGS__)
+#define shmem_atomic_fetch_add_nbi(...) SHMEM_C11_(atomic_fetch_add_nbi, __VA_ARGS__)
+#define shmem_atomic_fetch_and_nbi(...) SHMEM_C11_(atomic_fetch_and_nbi, __VA_ARGS__)
+#define shmem_atomic_fetch_or_nbi(...) SHMEM_C11_(atomic_fetch_or_nbi, __VA_ARGS__)
+#define shmem_atomic_fetch_xor_nbi(...) SHMEM_C11_(atomic_fetch_xor_nbi, __VA_ARGS__)
+
+#define SHMEM_C11_ibput_7(d, s, dst, sst, b, n, pe) \
+    SHMEM_GEN_RMA_(shmem_, ibput, d)(d, s, dst, sst, b, n, pe)
+#define SHMEM_C11_ibput_8(c, d, s, dst, sst, b, n, pe) \
+    SHMEM_GEN_RMA_(shmem_ctx_, ibput, d)(c, d, s, dst, sst, b, n, pe)
+#define SHMEM_C11_ibget_7(d, s, dst, sst, b, n, pe) \
+    SHMEM_GEN_RMA_(shmem_, ibget, d)(d, s, dst, sst, b, n, pe)
+#define SHMEM_C11_ibget_8(c, d, s, dst, sst, b, n, pe) \
+    SHMEM_GEN_RMA_(shmem_ctx_, ibget, d)(c, d, s, dst, sst, b, n, pe)
+#define shmem_ibput(...) SHMEM_C11_(ibput, __VA_ARGS__)
+#define shmem_ibget(...) SHMEM_C11_(ibget, __VA_ARGS__)
+
+#define SHMEM_C11_signal_add_3(a, s, pe) (shmem_signal_add)(a, s, pe)
+#define SHMEM_C11_signal_add_4(c, a, s, pe) shmem_ctx_signal_add(c, a, s, pe)
+#define SHMEM_C11_signal_set_3(a, s, pe) (shmem_signal_set)(a, s, pe)
+#define SHMEM_C11_signal_set_4(c, a, s, pe) shmem_ctx_signal_set(c, a, s, pe)
+#define shmem_signal_add(...) SHMEM_C11_(signal_add, __VA_ARGS__)
+#define shmem_signal_set(...) SHMEM_C11_(signal_set, __VA_ARGS__)
 
 /* Deprecated generic atomics (1.3 names). */
 #define SHMEM_GEN_DEPR_(op, dest) \

@@ -226,6 +226,12 @@ uint64_t shm_signal_wait(const char *call, uint64_t *sig_addr, int cmp, uint64_t
  * symmetric dest on pe, every check included; `call` names the routine. */
 void shm_put_bytes(const char *call, void *dest, const void *src, size_t nelems, size_t size,
                    int pe) SHM_HIDDEN;
+/* The strided transfers of rma.c (iput, iget) and rma_ib.c (ibput, ibget):
+ * nblocks blocks of bsize elements of `size` bytes, block i at dest + i *
+ * dst and src + i * sst elements (strides of any sign), every check of the
+ * remote span included; is_put: dest is the symmetric side. */
+void shm_strided(const char *call, int is_put, void *dest, const void *src, ptrdiff_t dst,
+                 ptrdiff_t sst, size_t bsize, size_t nblocks, size_t size, int pe) SHM_HIDDEN;
 
 /* The environment (env.c): SHMEM_SYMMETRIC_SIZE, SHMEM_DEBUG, SHMEM_INFO,
  * SHMEM_VERSION (and the SMA_* spellings of SGI SHMEM). */
@@ -294,11 +300,11 @@ enum { SHM_NET_RMA = 1, SHM_NET_AMO = 2, SHM_NET_BUSY = 4 };
  * reused on return; a get's data is there on return unless nbi. */
 void shm_net_put(const void *sym, const void *src, size_t n, int pe, int nbi) SHM_HIDDEN;
 void shm_net_get(void *dst, const void *sym, size_t n, int pe, int nbi) SHM_HIDDEN;
-/* Strided: n elements of `size` bytes, strides in elements. */
-void shm_net_iput(void *sym, const void *src, ptrdiff_t tst, ptrdiff_t sst, size_t n,
-                  size_t size, int pe) SHM_HIDDEN;
-void shm_net_iget(void *dst, const void *sym, ptrdiff_t dst_st, ptrdiff_t tst, size_t n,
-                  size_t size, int pe) SHM_HIDDEN;
+/* Strided: n blocks of bsize elements of `size` bytes, strides in elements. */
+void shm_net_iput(void *sym, const void *src, ptrdiff_t tst, ptrdiff_t sst, size_t bsize,
+                  size_t n, size_t size, int pe) SHM_HIDDEN;
+void shm_net_iget(void *dst, const void *sym, ptrdiff_t dst_st, ptrdiff_t tst, size_t bsize,
+                  size_t n, size_t size, int pe) SHM_HIDDEN;
 /* The atomic `op` on the target's `size`-byte object; the old value. A
  * non-fetching op (set, add...) returns once sent: quiet completes it. */
 uint64_t shm_net_amo(const void *sym, int pe, int op, size_t size, uint64_t val,
@@ -308,6 +314,9 @@ uint64_t shm_net_amo(const void *sym, int pe, int op, size_t size, uint64_t val,
 void shm_net_quiet(void) SHM_HIDDEN;
 /* Remote completion of the puts and gets to pe (not its atomics). */
 void shm_net_flush_pe(int pe) SHM_HIDDEN;
+/* Remote completion of everything this PE issued through MPI to pe, its
+ * atomics included (shmem_pe_quiet). */
+void shm_net_quiet_pe(int pe) SHM_HIDDEN;
 /* Serves the atomics other PEs sent here (progress of the MPI side). */
 void shm_net_serve(void) SHM_HIDDEN;
 /* Waits for MPI requests, serving and polling meanwhile (every MPI wait of
@@ -336,16 +345,17 @@ static inline void shm_net_put(const void *sym, const void *src, size_t n, int p
 static inline void shm_net_get(void *dst, const void *sym, size_t n, int pe, int nbi)
 { (void)dst; (void)sym; (void)n; (void)pe; (void)nbi; }
 static inline void shm_net_iput(void *sym, const void *src, ptrdiff_t tst, ptrdiff_t sst,
-                                size_t n, size_t size, int pe)
-{ (void)sym; (void)src; (void)tst; (void)sst; (void)n; (void)size; (void)pe; }
+                                size_t bsize, size_t n, size_t size, int pe)
+{ (void)sym; (void)src; (void)tst; (void)sst; (void)bsize; (void)n; (void)size; (void)pe; }
 static inline void shm_net_iget(void *dst, const void *sym, ptrdiff_t dst_st, ptrdiff_t tst,
-                                size_t n, size_t size, int pe)
-{ (void)dst; (void)sym; (void)dst_st; (void)tst; (void)n; (void)size; (void)pe; }
+                                size_t bsize, size_t n, size_t size, int pe)
+{ (void)dst; (void)sym; (void)dst_st; (void)tst; (void)bsize; (void)n; (void)size; (void)pe; }
 static inline uint64_t shm_net_amo(const void *sym, int pe, int op, size_t size, uint64_t val,
                                    uint64_t cond, int fetching)
 { (void)sym; (void)pe; (void)op; (void)size; (void)val; (void)cond; (void)fetching; return 0; }
 static inline void shm_net_quiet(void) {}
 static inline void shm_net_flush_pe(int pe) { (void)pe; }
+static inline void shm_net_quiet_pe(int pe) { (void)pe; }
 static inline void shm_net_serve(void) {}
 static inline void shm_net_barrier(void) {}
 static inline void shm_net_abort(int code) { (void)code; }

@@ -1,0 +1,49 @@
+/*
+ * pe_quiet.c - shmem_pe_quiet and shmem_ctx_pe_quiet (OpenSHMEM 1.6):
+ * quiet toward a list of PEs.
+ *
+ * To a PE of my supernode every put, get and atomic is complete when it
+ * returns (order.c): what is left is the visibility of this PE's stores,
+ * and a sequentially consistent fence gives it for every PE at once, as
+ * shmem_quiet's does. To a PE of another supernode the operations issued
+ * through MPI since the last quiet are completed for that PE alone: its
+ * puts and gets flushed, its non-fetching atomics acknowledged
+ * (net_amo.c). Nothing pending through MPI (one supernode, or right after
+ * a quiet): the fence is all. A PE listed twice is completed twice.
+ */
+#include "shmem_internal.h"
+
+#include <stdatomic.h>
+
+static void pe_quiet(const char *call, const int *target_pes, size_t npes)
+{
+    if (npes == 0)
+        return; /* target_pes is ignored (specification) */
+    shm_check_init(call);
+    if (target_pes == NULL)
+        shm_fatal(call, "target_pes is NULL with npes %zu", npes);
+    for (size_t i = 0; i < npes; i++)
+        if (SHM_UNLIKELY(target_pes[i] < 0 || target_pes[i] >= shm.npes))
+            shm_fatal(call, "target_pes[%zu] is PE %d, out of range: this job has %d PEs (0 "
+                      "to %d)", i, target_pes[i], shm.npes, shm.npes - 1);
+    atomic_thread_fence(memory_order_seq_cst);
+    /* The acquire pairs with a quiet of another thread, as in shmem_quiet. */
+    if (SHM_LIKELY(__atomic_load_n(&shm_net_pending, __ATOMIC_ACQUIRE) == 0))
+        return;
+    for (size_t i = 0; i < npes; i++)
+        if (!shm_pe_local(target_pes[i]))
+            shm_net_quiet_pe(target_pes[i]);
+}
+
+void shmem_pe_quiet(const int *target_pes, size_t npes)
+{
+    pe_quiet("shmem_pe_quiet", target_pes, npes);
+}
+
+/* Every context reaches every PE the same way (ctx.c); on
+ * SHMEM_CTX_INVALID nothing is done, as shmem_ctx_quiet does nothing. */
+void shmem_ctx_pe_quiet(shmem_ctx_t ctx, const int *target_pes, size_t npes)
+{
+    if (ctx != SHMEM_CTX_INVALID)
+        pe_quiet("shmem_ctx_pe_quiet", target_pes, npes);
+}

@@ -1,0 +1,68 @@
+/*
+ * signal_op.c - shmem_signal_add and shmem_signal_set (OpenSHMEM 1.6): the
+ * signal update of put-with-signal without its data, with and without a
+ * context.
+ *
+ * The same instructions as put-with-signal's update (signal.c), so that
+ * either is atomic with respect to the other and to the AMOs on the word:
+ * set is a release store, add a locked add; a waiter's acquire load pairs
+ * with them. For a PE of another supernode the target applies the same
+ * instruction itself (net_amo.c): a non-fetching atomic, complete at the
+ * next quiet. There is no data to flush before it.
+ */
+#include "shmem_internal.h"
+
+/* The C11 generic macros of these names hide the functions. */
+#undef shmem_signal_add
+#undef shmem_signal_set
+
+static __attribute__((noinline, cold)) void update_slow(const char *call, uint64_t *sig_addr,
+                                                        uint64_t signal, int add, int pe)
+{
+    uint64_t *sig = shm_remote_or_net(call, sig_addr, pe);
+
+    if (sig == NULL)
+        shm_net_amo(sig_addr, pe, add ? SHM_AOP_FADD : SHM_AOP_SET, sizeof *sig_addr, signal,
+                    0, 0);
+    else if (add)
+        __atomic_fetch_add(sig, signal, __ATOMIC_SEQ_CST);
+    else
+        __atomic_store_n(sig, signal, __ATOMIC_RELEASE);
+}
+
+/* add is a constant in each caller: one instruction on the fast path. */
+static inline void update(const char *call, uint64_t *sig_addr, uint64_t signal, int add,
+                          int pe)
+{
+    uint64_t *sig = shm_fast(sig_addr, pe);
+
+    if (SHM_UNLIKELY(sig == NULL))
+        update_slow(call, sig_addr, signal, add, pe);
+    else if (add)
+        __atomic_fetch_add(sig, signal, __ATOMIC_SEQ_CST);
+    else
+        __atomic_store_n(sig, signal, __ATOMIC_RELEASE);
+}
+
+void shmem_signal_add(uint64_t *sig_addr, uint64_t signal, int pe)
+{
+    update("shmem_signal_add", sig_addr, signal, 1, pe);
+}
+
+void shmem_signal_set(uint64_t *sig_addr, uint64_t signal, int pe)
+{
+    update("shmem_signal_set", sig_addr, signal, 0, pe);
+}
+
+/* The context names an ordering scope only (ctx.c). */
+void shmem_ctx_signal_add(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe)
+{
+    (void)ctx;
+    update("shmem_ctx_signal_add", sig_addr, signal, 1, pe);
+}
+
+void shmem_ctx_signal_set(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe)
+{
+    (void)ctx;
+    update("shmem_ctx_signal_set", sig_addr, signal, 0, pe);
+}
