@@ -267,13 +267,19 @@ int main(void)
     }
     shmem_barrier_all();
 
-    /* Recycling: many more splits than slots, each destroyed. */
+    /* Recycling: many more splits than slots, each destroyed; a child of
+     * each, whose split reduces on the recycled slot's pSync (left at
+     * SHMEM_SYNC_VALUE by the team before, or the reduction miscounts). */
     for (int r = 0; r < 200; r++) {
         int stride = r % 2 ? -1 : 1, base = nheld;
 
         split_check(&world, stride > 0 ? 0 : npes - 1, stride, npes - r % npes, 1, "recycled");
-        if (nheld > base)
-            shmem_team_sync(held[nheld - 1].t);
+        if (nheld > base) {
+            model_t pm = held[nheld - 1];
+
+            shmem_team_sync(pm.t);
+            split_check(&pm, pm.n - 1, -1, pm.n, 1, "child of a recycled team");
+        }
         drop_held_from(base);
     }
 
@@ -304,6 +310,25 @@ int main(void)
         }
         if (me == 0)
             printf("team_split: out of slots after %d teams\n", got);
+        /* One slot free: a 2-D split's rows take it (they are disjoint),
+         * its columns find none; every PE gets nonzero and no team, and
+         * the rows are gone again. Two free: it works. */
+        shmem_team_destroy(many[--got]);
+        for (int k = 0; k < 2; k++) {
+            shmem_team_t x = (shmem_team_t)&rc, y = (shmem_team_t)&rc;
+
+            rc = shmem_team_split_2d(SHMEM_TEAM_WORLD, 2, NULL, 0, &x, NULL, 0, &y);
+            CHECK(k == 0 ? rc != 0 && x == SHMEM_TEAM_INVALID && y == SHMEM_TEAM_INVALID
+                         : rc == 0 && x != SHMEM_TEAM_INVALID && y != SHMEM_TEAM_INVALID,
+                  "split_2d with %d slot(s) free: rc %d, teams %p %p", k + 1, rc, (void *)x,
+                  (void *)y);
+            if (k == 0)
+                shmem_team_destroy(many[--got]);
+            else {
+                shmem_team_destroy(x);
+                shmem_team_destroy(y);
+            }
+        }
         while (got > 0)
             shmem_team_destroy(many[--got]);
         split_check(&world, 0, 1, npes, 1, "after running out");
