@@ -7,7 +7,7 @@
  * xrange past the team's size; my_pe, n_pes and translate_pe between every
  * pair of teams this PE holds; get_config; slots recycled by destroy (more
  * splits than slots) and a run out of slots that fails on every PE and
- * leaves the library usable.
+ * leaves the library usable; a sync of each new team right after its split.
  */
 #include "check.h"
 
@@ -66,6 +66,9 @@ static void check_team(const model_t *m, const char *what)
     CHECK(shmem_team_translate_pe(m->t, 0, SHMEM_TEAM_INVALID) == -1 &&
               shmem_team_translate_pe(SHMEM_TEAM_INVALID, 0, m->t) == -1,
           "%s: translate_pe with SHMEM_TEAM_INVALID is not -1", what);
+    /* Every member checks each new team at the same point: a sync of
+     * every shape (of one PE too) right after its split. */
+    CHECK(shmem_team_sync(m->t) == 0, "%s: shmem_team_sync returned nonzero", what);
 }
 
 static void hold(shmem_team_t t, const int *pes, int n)
