@@ -186,3 +186,10 @@ SHMEM_REDUCE_MINMAX_TYPES(COLL_MIN_)
 SHMEM_REDUCE_MINMAX_TYPES(COLL_MAX_)
 SHMEM_REDUCE_ARITH_TYPES(COLL_SUM_)
 SHMEM_REDUCE_ARITH_TYPES(COLL_PROD_)
+
+void coll_reduce_and_long(const char *call, long *dest, const long *source, int nreduce,
+                          const coll_set_t *s, coll_span_t *sp, void *pWrk, long *pSync)
+{
+    coll_reduce_run(call, s, sp, dest, source, (size_t)nreduce, sizeof(long), coll_long_and,
+                    pWrk, pSync);
+}
