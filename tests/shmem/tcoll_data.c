@@ -16,7 +16,9 @@
 #define BUF (256 * 1024)
 #define SENT 0xee
 
-static unsigned char *src, *dst;
+static void *src_, *dst_; /* on the heap (tc_main) */
+#define src ((unsigned char *)src_)
+#define dst ((unsigned char *)dst_)
 
 /* Byte b of member m's element e in the team's call k: never the sentinel. */
 static unsigned char pat(int m, size_t e, size_t b, size_t esize, int k)
@@ -210,36 +212,24 @@ static void test_alltoall(const tc_ops_t *o, tc_team_t *t, size_t n, ptrdiff_t d
     check_sentinel(what, t, (size_t)t->size * n * (size_t)ds, o->size);
 }
 
+static size_t op_size(int x)
+{
+    return ops[x].size;
+}
+
+static void run_op(int x, tc_team_t *t, size_t n, int generic)
+{
+    test_bcast(&ops[x], t, n, generic);
+    test_collect(&ops[x], t, n, 0, generic);
+    test_collect(&ops[x], t, n, 1, generic);
+    test_alltoall(&ops[x], t, n, 1, 1, generic);
+    test_alltoall(&ops[x], t, n, 2, 3, generic);
+}
+
 int main(void)
 {
-    int nops = (int)(sizeof ops / sizeof ops[0]), v = 0;
+    int nops = (int)(sizeof ops / sizeof ops[0]);
 
-    shmem_init();
-    src = shmem_malloc(BUF);
-    dst = shmem_malloc(BUF);
-    memset(dst, SENT, BUF);
-    tc_make_teams();
-    for (int x = 0; x < nops; x++)
-        for (int k = 0; k < TC_TEAMS; k++) {
-            tc_team_t *t = &tc_teams[k];
-
-            if (t->team == SHMEM_TEAM_INVALID || !tc_team_for(k, x, nops - 1))
-                continue;
-            for (int w = 0; w < TC_NSIZES; w++, v++) {
-                size_t n = tc_nelems(w, ops[x].size);
-                int generic = v % 2;
-
-                test_bcast(&ops[x], t, n, generic);
-                test_collect(&ops[x], t, n, 0, generic);
-                test_collect(&ops[x], t, n, 1, generic);
-                test_alltoall(&ops[x], t, n, 1, 1, generic);
-                test_alltoall(&ops[x], t, n, 2, 3, generic);
-            }
-        }
-    tc_free_teams();
-    if (shmem_my_pe() == 0)
-        printf("team broadcast, collect, fcollect, alltoall, alltoalls on %d types and mem, "
-               "%d teams\n",
-               nops - 1, TC_TEAMS);
-    return ct_finish("tcoll_data");
+    return tc_main("tcoll_data", "team broadcast, collect, fcollect, alltoall, alltoalls on every RMA type and mem", &src_, &dst_, BUF, SENT, nops, nops - 1,
+                   op_size, run_op);
 }

@@ -89,4 +89,54 @@ static inline size_t tc_nelems(int which, size_t esize)
     return which == 0 ? 0 : which == 1 ? 1 : 4096 / esize + 37;
 }
 
+/* Calls run(x, t, n, generic) for each of the nops routines of a test,
+ * on the teams tc_team_for picks (all: the index of the mem form, or -1),
+ * with each of the sizes for elements of esize(x) bytes; generic takes
+ * turns between 0 and 1. */
+static void tc_for_all(int nops, int all, size_t (*esize)(int x),
+                       void (*run)(int x, tc_team_t *t, size_t n, int generic))
+{
+    int v = 0;
+
+    for (int x = 0; x < nops; x++)
+        for (int k = 0; k < TC_TEAMS; k++) {
+            tc_team_t *t = &tc_teams[k];
+
+            if (t->team == SHMEM_TEAM_INVALID || !tc_team_for(k, x, all))
+                continue;
+            for (int w = 0; w < TC_NSIZES; w++, v++)
+                run(x, t, tc_nelems(w, esize(x)), v % 2);
+        }
+}
+
+/* A test's main: src and dest of `buf` bytes each on the heap (dest
+ * filled with byte fill), the teams, tc_for_all, what PE 0 says it ran,
+ * then ct_finish. */
+static int tc_main(const char *name, const char *what, void **src, void **dst, size_t buf,
+                   int fill, int nops, int all, size_t (*esize)(int x),
+                   void (*run)(int x, tc_team_t *t, size_t n, int generic))
+{
+    shmem_init();
+    *src = shmem_malloc(buf);
+    *dst = shmem_malloc(buf);
+    memset(*dst, fill, buf);
+    tc_make_teams();
+    tc_for_all(nops, all, esize, run);
+    tc_free_teams();
+    if (shmem_my_pe() == 0)
+        printf("%s, on %d teams\n", what, TC_TEAMS);
+    return ct_finish(name);
+}
+
+/* For the messages: a value of any of the reduction types as a complex
+ * double's two parts. */
+static inline void tc_show(double _Complex z, double *re, double *im)
+{
+    double p[2];
+
+    memcpy(p, &z, sizeof p);
+    *re = p[0];
+    *im = p[1];
+}
+
 #endif /* TCOLL_TEST_H */
