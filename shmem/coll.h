@@ -195,6 +195,35 @@ void coll_net_exchange(const char *call, coll_span_t *sp, int step, void *const 
 enum { COLL_STEP_SYNC = 0, COLL_STEP_BCAST = 40, COLL_STEP_COUNTS, COLL_STEP_DATA,
        COLL_STEPS = 64 };
 
+/* The collectives' kernels. Each runs over the set s (checked, the caller
+ * a member) with sp its span across supernodes (coll_span for an active
+ * set, team_span_next for a team; NULL within one supernode), on pSync
+ * (and pWrk): the active-set routines and the team routines call the same
+ * ones. Errors are fatal and name call. */
+
+/* n bytes of the root's (member `root`) source into the others' dest;
+ * with root_dest, into the root's dest too (the team form). */
+void coll_bcast_run(const char *call, const coll_set_t *s, coll_span_t *sp, void *dest,
+                    const void *source, size_t n, int root, long *pSync,
+                    int root_dest) SHM_HIDDEN;
+/* Every member's nelems elements of esize bytes, in member order, into
+ * every dest; fixed: nelems is the same on all (fcollect). */
+void coll_collect_run(const char *call, const coll_set_t *s, coll_span_t *sp, void *dest,
+                      const void *source, size_t nelems, size_t esize, long *pSync,
+                      int fixed) SHM_HIDDEN;
+/* Member i's block j (nelems elements, strides sst, dst) into member j's
+ * dest as block i. */
+void coll_alltoalls_run(const char *call, const coll_set_t *s, coll_span_t *sp, void *dest,
+                        const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
+                        size_t esize, long *pSync) SHM_HIDDEN;
+/* acc[i] = acc[i] OP in[i] for i < n (coll_ops.h lists them). */
+typedef void (*coll_combine_fn)(void *acc, const void *in, size_t n);
+/* The reduction of nreduce elements with combine, in every dest; pWrk
+ * holds SHMEM_REDUCE_MIN_WRKDATA_SIZE elements. */
+void coll_reduce_run(const char *call, const coll_set_t *s, coll_span_t *sp, void *dest,
+                     const void *source, size_t nreduce, size_t esize, coll_combine_fn combine,
+                     void *pWrk, long *pSync) SHM_HIDDEN;
+
 /* coll_sync over the whole of s: with sp (coll_span), each supernode's
  * members, then their leaders over MPI, then each supernode's again. */
 void coll_sync_span(const char *call, const coll_set_t *s, coll_span_t *sp,

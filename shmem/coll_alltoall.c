@@ -1,5 +1,6 @@
 /*
- * coll_alltoall.c - shmem_alltoall32/64 and shmem_alltoalls32/64.
+ * coll_alltoall.c - the alltoall kernel, and shmem_alltoall32/64 and
+ * shmem_alltoalls32/64 on it.
  *
  * Member i's block j (of its source) lands in member j's dest as block i.
  * Every member pulls the blocks meant for it, between a sync that says all
@@ -29,17 +30,26 @@ static size_t span(const char *call, size_t count, ptrdiff_t stride, size_t esiz
     return coll_bytes(call, 1 + coll_bytes(call, count - 1, (size_t)stride), esize);
 }
 
+/* Element by element with a constant size, so that each copy is one load
+ * and one store. */
+#define COPY_STRIDED_(W)                                                          \
+    for (size_t e = 0; e < n; e++)                                                \
+        memcpy(d + (size_t)dst * e * (W), s + (size_t)sst * e * (W), (W))
+
 static void copy_strided(char *d, ptrdiff_t dst, const char *s, ptrdiff_t sst, size_t n,
                          size_t esize)
 {
     if (dst == 1 && sst == 1) {
         memcpy(d, s, n * esize);
-    } else if (esize == 4) {
-        for (size_t e = 0; e < n; e++)
-            memcpy(d + (size_t)dst * e * 4, s + (size_t)sst * e * 4, 4);
-    } else {
-        for (size_t e = 0; e < n; e++)
-            memcpy(d + (size_t)dst * e * 8, s + (size_t)sst * e * 8, 8);
+        return;
+    }
+    switch (esize) {
+    case 1: COPY_STRIDED_(1); break;
+    case 2: COPY_STRIDED_(2); break;
+    case 4: COPY_STRIDED_(4); break;
+    case 8: COPY_STRIDED_(8); break;
+    case 16: COPY_STRIDED_(16); break;
+    default: COPY_STRIDED_(esize); break;
     }
 }
 
@@ -95,24 +105,20 @@ static void leader_alltoalls(const char *call, char *dest, const char *source, p
     free(len);
 }
 
-static void coll_alltoalls(const char *call, void *dest, const void *source, ptrdiff_t dst,
-                           ptrdiff_t sst, size_t nelems, size_t esize, int PE_start,
-                           int logPE_stride, int PE_size, long *pSync)
+void coll_alltoalls_run(const char *call, const coll_set_t *s, coll_span_t *sp, void *dest,
+                        const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
+                        size_t esize, long *pSync)
 {
-    coll_set_t s;
     const coll_set_t *l;
-    coll_span_t *sp;
     size_t all, dspan, sspan;
 
-    shm_check_init(call);
-    coll_set_init(&s, call, PE_start, logPE_stride, PE_size);
     if (dst < 1)
         shm_fatal(call, "dst is %td; the dest stride must be at least 1", dst);
     if (sst < 1)
         shm_fatal(call, "sst is %td; the source stride must be at least 1", sst);
     if (nelems == 0)
         return;
-    all = coll_bytes(call, nelems, (size_t)s.size);
+    all = coll_bytes(call, nelems, (size_t)s->size);
     dspan = span(call, all, dst, esize);
     sspan = span(call, all, sst, esize);
     shm_remote_range(call, dest, dspan, shm.me);
@@ -120,8 +126,7 @@ static void coll_alltoalls(const char *call, void *dest, const void *source, ptr
     /* Strided objects may interleave without sharing an element. */
     if (dst == 1 && sst == 1)
         coll_check_overlap(call, dest, dspan, source, sspan);
-    sp = coll_span(call, &s);
-    l = sp != NULL ? &sp->local : &s;
+    l = sp != NULL ? &sp->local : s;
     /* Every source (of my supernode) is in place after this. */
     coll_sync(call, l, pSync);
     for (int k = 1; k <= l->size; k++) {
@@ -129,7 +134,7 @@ static void coll_alltoalls(const char *call, void *dest, const void *source, ptr
         const char *src = a == l->me ? source : shm_remote_range(call, source, sspan, coll_pe(l, a));
 
         copy_strided((char *)dest + (size_t)i * nelems * (size_t)dst * esize, dst,
-                     src + (size_t)s.me * nelems * (size_t)sst * esize, sst, nelems, esize);
+                     src + (size_t)s->me * nelems * (size_t)sst * esize, sst, nelems, esize);
     }
     if (sp != NULL && l->me == 0)
         leader_alltoalls(call, dest, source, dst, sst, nelems, esize, dspan, sspan, sp);
@@ -138,30 +143,42 @@ static void coll_alltoalls(const char *call, void *dest, const void *source, ptr
     coll_sync(call, l, pSync);
 }
 
+static void alltoalls_set(const char *call, void *dest, const void *source, ptrdiff_t dst,
+                          ptrdiff_t sst, size_t nelems, size_t esize, int PE_start,
+                          int logPE_stride, int PE_size, long *pSync)
+{
+    coll_set_t s;
+
+    shm_check_init(call);
+    coll_set_init(&s, call, PE_start, logPE_stride, PE_size);
+    coll_alltoalls_run(call, &s, coll_span(call, &s), dest, source, dst, sst, nelems, esize,
+                       pSync);
+}
+
 void shmem_alltoall32(void *dest, const void *source, size_t nelems, int PE_start,
                       int logPE_stride, int PE_size, long *pSync)
 {
-    coll_alltoalls("shmem_alltoall32", dest, source, 1, 1, nelems, 4, PE_start, logPE_stride,
-                   PE_size, pSync);
+    alltoalls_set("shmem_alltoall32", dest, source, 1, 1, nelems, 4, PE_start, logPE_stride,
+                  PE_size, pSync);
 }
 
 void shmem_alltoall64(void *dest, const void *source, size_t nelems, int PE_start,
                       int logPE_stride, int PE_size, long *pSync)
 {
-    coll_alltoalls("shmem_alltoall64", dest, source, 1, 1, nelems, 8, PE_start, logPE_stride,
-                   PE_size, pSync);
+    alltoalls_set("shmem_alltoall64", dest, source, 1, 1, nelems, 8, PE_start, logPE_stride,
+                  PE_size, pSync);
 }
 
 void shmem_alltoalls32(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,
                        size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync)
 {
-    coll_alltoalls("shmem_alltoalls32", dest, source, dst, sst, nelems, 4, PE_start,
-                   logPE_stride, PE_size, pSync);
+    alltoalls_set("shmem_alltoalls32", dest, source, dst, sst, nelems, 4, PE_start,
+                  logPE_stride, PE_size, pSync);
 }
 
 void shmem_alltoalls64(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,
                        size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync)
 {
-    coll_alltoalls("shmem_alltoalls64", dest, source, dst, sst, nelems, 8, PE_start,
-                   logPE_stride, PE_size, pSync);
+    alltoalls_set("shmem_alltoalls64", dest, source, dst, sst, nelems, 8, PE_start,
+                  logPE_stride, PE_size, pSync);
 }

@@ -1,12 +1,13 @@
 /*
- * coll_bcast.c - shmem_broadcast32/64.
+ * coll_bcast.c - the broadcast kernel, and shmem_broadcast32/64 on it.
  *
  * The other members pull: the root tells each of them that its source is
  * ready (pSync slot 1), each copies the root's source into its own dest and
  * acknowledges (slot 2 on the root), and the root returns once all have
  * copied, so its source may change as soon as it returns. The copies run in
  * parallel on every member, and a member's dest is written only while that
- * member is inside the call. The root's dest is not written (1.4).
+ * member is inside the call. The root's dest is not written (1.4), or is
+ * copied from its source by the root itself (the team form, 1.5).
  *
  * Across supernodes: the root sends its source down a binomial tree to the
  * leaders of the other supernodes, each receiving into its own dest; then
@@ -63,11 +64,11 @@ size_t coll_fanout(const char *call, const coll_set_t *s, int root, const void *
     return n;
 }
 
-/* Across supernodes (sp from coll_span). */
-static void bcast_span(const char *call, coll_span_t *sp, void *dest, const void *source,
-                       size_t n, int root, long *pSync)
+/* Across supernodes (sp from coll_span or team_span_next). */
+static void bcast_span(const char *call, const coll_set_t *s, coll_span_t *sp, void *dest,
+                       const void *source, size_t n, int root, long *pSync)
 {
-    int root_pe = sp->start + root * sp->stride;
+    int root_pe = coll_pe(s, root);
     int root_node = sp->node_of[root];
 
     if (sp->node == root_node) {
@@ -90,43 +91,51 @@ static void bcast_span(const char *call, coll_span_t *sp, void *dest, const void
     coll_fanout(call, &sp->local, 0, dest, dest, n, pSync, 0, NULL, 0);
 }
 
-static void coll_bcast(const char *call, void *dest, const void *source, size_t nelems,
-                       size_t esize, int PE_root, int PE_start, int logPE_stride, int PE_size,
-                       long *pSync)
+void coll_bcast_run(const char *call, const coll_set_t *s, coll_span_t *sp, void *dest,
+                    const void *source, size_t n, int root, long *pSync, int root_dest)
+{
+    if (root < 0 || root >= s->size)
+        shm_fatal(call, "PE_root is %d; it is a member's index, 0 to %d", root, s->size - 1);
+    if (n == 0)
+        return;
+    if (s->me == root) {
+        shm_remote_range(call, source, n, shm.me);
+        /* Nobody reads the root's dest: it may be written at once. */
+        if (root_dest && dest != source)
+            memmove(shm_remote_range(call, dest, n, shm.me), source, n);
+    } else {
+        shm_remote_range(call, dest, n, shm.me);
+    }
+    if (s->size == 1)
+        return;
+    if (sp != NULL)
+        bcast_span(call, s, sp, dest, source, n, root, pSync);
+    else
+        coll_fanout(call, s, root, source, dest, n, pSync, 0, NULL, 0);
+}
+
+static void bcast_set(const char *call, void *dest, const void *source, size_t nelems,
+                      size_t esize, int PE_root, int PE_start, int logPE_stride, int PE_size,
+                      long *pSync)
 {
     coll_set_t s;
-    coll_span_t *sp;
-    size_t n;
 
     shm_check_init(call);
     coll_set_init(&s, call, PE_start, logPE_stride, PE_size);
-    if (PE_root < 0 || PE_root >= s.size)
-        shm_fatal(call, "PE_root is %d; it is an index into the active set, 0 to %d", PE_root,
-                  s.size - 1);
-    n = coll_bytes(call, nelems, esize);
-    if (n == 0 || s.size == 1)
-        return;
-    if (s.me == PE_root)
-        shm_remote_range(call, source, n, shm.me);
-    else
-        shm_remote_range(call, dest, n, shm.me);
-    sp = coll_span(call, &s);
-    if (sp != NULL)
-        bcast_span(call, sp, dest, source, n, PE_root, pSync);
-    else
-        coll_fanout(call, &s, PE_root, source, dest, n, pSync, 0, NULL, 0);
+    coll_bcast_run(call, &s, coll_span(call, &s), dest, source, coll_bytes(call, nelems, esize),
+                   PE_root, pSync, 0);
 }
 
 void shmem_broadcast32(void *dest, const void *source, size_t nelems, int PE_root,
                        int PE_start, int logPE_stride, int PE_size, long *pSync)
 {
-    coll_bcast("shmem_broadcast32", dest, source, nelems, 4, PE_root, PE_start, logPE_stride,
-               PE_size, pSync);
+    bcast_set("shmem_broadcast32", dest, source, nelems, 4, PE_root, PE_start, logPE_stride,
+              PE_size, pSync);
 }
 
 void shmem_broadcast64(void *dest, const void *source, size_t nelems, int PE_root,
                        int PE_start, int logPE_stride, int PE_size, long *pSync)
 {
-    coll_bcast("shmem_broadcast64", dest, source, nelems, 8, PE_root, PE_start, logPE_stride,
-               PE_size, pSync);
+    bcast_set("shmem_broadcast64", dest, source, nelems, 8, PE_root, PE_start, logPE_stride,
+              PE_size, pSync);
 }

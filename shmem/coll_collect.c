@@ -1,5 +1,6 @@
 /*
- * coll_collect.c - shmem_collect32/64 and shmem_fcollect32/64.
+ * coll_collect.c - the collect kernel, and shmem_collect32/64 and
+ * shmem_fcollect32/64 on it.
  *
  * Every member pulls every member's source into its own dest, after a sync
  * that says all sources (and, for collect, all element counts) are in place,
@@ -189,18 +190,13 @@ static void collect_span(const char *call, void *dest, const void *source, size_
                 coll_bytes(call, nelems, esize));
 }
 
-static void coll_collect(const char *call, void *dest, const void *source, size_t nelems,
-                         size_t esize, int PE_start, int logPE_stride, int PE_size, long *pSync,
-                         int fixed)
+void coll_collect_run(const char *call, const coll_set_t *s, coll_span_t *sp, void *dest,
+                      const void *source, size_t nelems, size_t esize, long *pSync, int fixed)
 {
-    coll_set_t s;
-    coll_span_t *sp;
     atomic_long *count = NULL;
 
-    shm_check_init(call);
-    coll_set_init(&s, call, PE_start, logPE_stride, PE_size);
     if (!fixed) {
-        count = coll_slot(call, &s, pSync, s.me, COLL_COUNT);
+        count = coll_slot(call, s, pSync, s->me, COLL_COUNT);
         coll_bytes(call, nelems, esize);
         atomic_store_explicit(count, (long)nelems, memory_order_relaxed);
     } else if (nelems == 0) {
@@ -208,24 +204,34 @@ static void coll_collect(const char *call, void *dest, const void *source, size_
     }
     if (nelems > 0)
         shm_remote_range(call, source, coll_bytes(call, nelems, esize), shm.me);
-    sp = coll_span(call, &s);
     if (sp != NULL) {
         collect_span(call, dest, source, nelems, esize, sp, pSync, fixed);
     } else {
         /* Every source and count is in place after this. */
-        coll_sync(call, &s, pSync);
-        coll_gather(call, dest, source, nelems, esize, &s, pSync, fixed ? NULL : pSync);
+        coll_sync(call, s, pSync);
+        coll_gather(call, dest, source, nelems, esize, s, pSync, fixed ? NULL : pSync);
     }
     if (count != NULL)
         atomic_store_explicit(count, SHMEM_SYNC_VALUE, memory_order_relaxed);
+}
+
+static void collect_set(const char *call, void *dest, const void *source, size_t nelems,
+                        size_t esize, int PE_start, int logPE_stride, int PE_size, long *pSync,
+                        int fixed)
+{
+    coll_set_t s;
+
+    shm_check_init(call);
+    coll_set_init(&s, call, PE_start, logPE_stride, PE_size);
+    coll_collect_run(call, &s, coll_span(call, &s), dest, source, nelems, esize, pSync, fixed);
 }
 
 #define COLL_COLLECT_DEF(NAME, BITS, FIXED)                                          \
     void shmem_##NAME##BITS(void *dest, const void *source, size_t nelems, int PE_start, \
                             int logPE_stride, int PE_size, long *pSync)                \
     {                                                                                  \
-        coll_collect("shmem_" #NAME #BITS, dest, source, nelems, BITS / 8, PE_start,     \
-                     logPE_stride, PE_size, pSync, FIXED);                             \
+        collect_set("shmem_" #NAME #BITS, dest, source, nelems, BITS / 8, PE_start,      \
+                    logPE_stride, PE_size, pSync, FIXED);                              \
     }
 COLL_COLLECT_DEF(collect, 32, 0)
 COLL_COLLECT_DEF(collect, 64, 0)

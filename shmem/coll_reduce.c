@@ -1,5 +1,5 @@
 /*
- * coll_reduce.c - every shmem_TYPE_OP_to_all, from one kernel.
+ * coll_reduce.c - the reduction kernel, and every shmem_TYPE_OP_to_all on it.
  *
  * Reduce-scatter, then all-gather:
  *   1. sync: every source is in place, and nobody still reads the slices of
@@ -16,15 +16,13 @@
  * its source's slice; a third sync then keeps dest from being reused by its
  * PE while others still copy from it. Each slice is combined once, so every
  * member gets the same bits, floating point included. The typed entry points
- * differ only in the combining function, generated below from one macro per
- * operator.
+ * differ only in the combining function (coll_ops.h).
  */
 #include "coll.h"
+#include "coll_ops.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-typedef void (*coll_combine_fn)(void *acc, const void *in, size_t n);
 
 /* Bytes combined per pass over the sources: the accumulator stays in L1. */
 #define COLL_REDUCE_BLOCK 8192u
@@ -39,12 +37,12 @@ static void slice_of(size_t nreduce, size_t chunk, int i, size_t *lo, size_t *hi
 }
 
 /* The reduction within the set s (all members mapped here). */
-static void reduce_local(const char *call, void *dest, const void *source, int nreduce,
+static void reduce_local(const char *call, void *dest, const void *source, size_t nreduce,
                          size_t esize, coll_combine_fn combine, const coll_set_t *s,
                          void *pWrk, long *pSync)
 {
     _Alignas(64) unsigned char acc[COLL_REDUCE_BLOCK];
-    size_t per = COLL_REDUCE_BLOCK / esize, n = (size_t)nreduce * esize, chunk, lo, hi;
+    size_t per = COLL_REDUCE_BLOCK / esize, n = nreduce * esize, chunk, lo, hi;
     int in_wrk;
 
     if (s->size == 1) {
@@ -52,11 +50,11 @@ static void reduce_local(const char *call, void *dest, const void *source, int n
             memcpy(dest, source, n);
         return;
     }
-    chunk = ((size_t)nreduce + (size_t)s->size - 1) / (size_t)s->size;
+    chunk = (nreduce + (size_t)s->size - 1) / (size_t)s->size;
     in_wrk = chunk <= SHMEM_REDUCE_MIN_WRKDATA_SIZE;
     if (in_wrk)
         shm_remote_range(call, pWrk, chunk * esize, shm.me);
-    slice_of((size_t)nreduce, chunk, s->me, &lo, &hi);
+    slice_of(nreduce, chunk, s->me, &lo, &hi);
 
     coll_sync(call, s, pSync);
     for (size_t b = lo; b < hi; b += per) {
@@ -78,7 +76,7 @@ static void reduce_local(const char *call, void *dest, const void *source, int n
         int i = (s->me + k) % s->size;
         size_t l, h;
 
-        slice_of((size_t)nreduce, chunk, i, &l, &h);
+        slice_of(nreduce, chunk, i, &l, &h);
         if (l == h)
             continue;
         const char *w = in_wrk ? shm_remote_range(call, pWrk, (h - l) * esize, coll_pe(s, i))
@@ -99,12 +97,12 @@ static void reduce_local(const char *call, void *dest, const void *source, int n
  * message per pair of leaders) and each combines all of them in the order
  * of the supernodes (by their lowest member), so every leader gets the same
  * bits; the members copy their leader's dest. */
-static void reduce_span(const char *call, void *dest, const void *source, int nreduce,
+static void reduce_span(const char *call, void *dest, const void *source, size_t nreduce,
                         size_t esize, coll_combine_fn combine, coll_span_t *sp, void *pWrk,
                         long *pSync)
 {
     const coll_set_t *l = &sp->local;
-    size_t n = (size_t)nreduce * esize;
+    size_t n = nreduce * esize;
 
     reduce_local(call, dest, source, nreduce, esize, combine, l, pWrk, pSync);
     if (l->me == 0) {
@@ -124,7 +122,7 @@ static void reduce_span(const char *call, void *dest, const void *source, int nr
         memcpy(part + (size_t)sp->node * n, dest, n);
         memcpy(dest, part, n);
         for (int g = 1; g < nn; g++)
-            combine(dest, part + (size_t)g * n, (size_t)nreduce);
+            combine(dest, part + (size_t)g * n, nreduce);
         free(buf);
         free(len);
         free(part);
@@ -132,96 +130,66 @@ static void reduce_span(const char *call, void *dest, const void *source, int nr
     coll_fanout(call, l, 0, dest, dest, n, pSync, 0, NULL, 0);
 }
 
-static void coll_reduce(const char *call, void *dest, const void *source, int nreduce,
-                        size_t esize, coll_combine_fn combine, int PE_start, int logPE_stride,
-                        int PE_size, void *pWrk, long *pSync)
+void coll_reduce_run(const char *call, const coll_set_t *s, coll_span_t *sp, void *dest,
+                     const void *source, size_t nreduce, size_t esize, coll_combine_fn combine,
+                     void *pWrk, long *pSync)
+{
+    size_t n;
+
+    if (nreduce == 0)
+        return;
+    n = coll_bytes(call, nreduce, esize);
+    shm_remote_range(call, dest, n, shm.me);
+    shm_remote_range(call, source, n, shm.me);
+    if (dest != source)
+        coll_check_overlap(call, dest, n, source, n);
+    if (sp != NULL)
+        reduce_span(call, dest, source, nreduce, esize, combine, sp, pWrk, pSync);
+    else
+        reduce_local(call, dest, source, nreduce, esize, combine, s, pWrk, pSync);
+}
+
+static void reduce_set(const char *call, void *dest, const void *source, int nreduce,
+                       size_t esize, coll_combine_fn combine, int PE_start, int logPE_stride,
+                       int PE_size, void *pWrk, long *pSync)
 {
     coll_set_t s;
-    coll_span_t *sp;
-    size_t n;
 
     shm_check_init(call);
     coll_set_init(&s, call, PE_start, logPE_stride, PE_size);
     if (nreduce < 0)
         shm_fatal(call, "nreduce is %d; it must be 0 or more", nreduce);
-    if (nreduce == 0)
-        return;
-    n = coll_bytes(call, (size_t)nreduce, esize);
-    shm_remote_range(call, dest, n, shm.me);
-    shm_remote_range(call, source, n, shm.me);
-    if (dest != source)
-        coll_check_overlap(call, dest, n, source, n);
-    sp = coll_span(call, &s);
-    if (sp != NULL)
-        reduce_span(call, dest, source, nreduce, esize, combine, sp, pWrk, pSync);
-    else
-        reduce_local(call, dest, source, nreduce, esize, combine, &s, pWrk, pSync);
+    coll_reduce_run(call, &s, coll_span(call, &s), dest, source, (size_t)nreduce, esize,
+                    combine, pWrk, pSync);
 }
 
-/* r = a OP b. Signed integers wrap (two's complement) instead of overflowing. */
-#define COLL_AND(r, a, b) ((r) = (a) & (b))
-#define COLL_OR(r, a, b) ((r) = (a) | (b))
-#define COLL_XOR(r, a, b) ((r) = (a) ^ (b))
-#define COLL_MIN(r, a, b) ((r) = (b) < (a) ? (b) : (a))
-#define COLL_MAX(r, a, b) ((r) = (b) > (a) ? (b) : (a))
-#define COLL_SUM(r, a, b) ((r) = (a) + (b))
-#define COLL_PROD(r, a, b) ((r) = (a) * (b))
-#define COLL_ISUM(r, a, b) ((void)__builtin_add_overflow(a, b, &(r)))
-#define COLL_IPROD(r, a, b) ((void)__builtin_mul_overflow(a, b, &(r)))
-
-#define COLL_REDUCE_DEF(OP, COMBINE, N, T)                                            \
-    static void coll_##N##_##OP(void *acc, const void *in, size_t n)                \
-    {                                                                                \
-        T *x = acc;                                                                  \
-        const T *y = in;                                                             \
-        for (size_t i = 0; i < n; i++) {                                             \
-            T r;                                                                     \
-            COMBINE(r, x[i], y[i]);                                                  \
-            x[i] = r;                                                                \
-        }                                                                            \
-    }                                                                                \
+#define COLL_TO_ALL_DEF(OP, N, T)                                                    \
     void shmem_##N##_##OP##_to_all(T *dest, const T *source, int nreduce, int PE_start, \
                                    int logPE_stride, int PE_size, T *pWrk, long *pSync) \
     {                                                                                \
-        coll_reduce("shmem_" #N "_" #OP "_to_all", dest, source, nreduce, sizeof(T),  \
-                    coll_##N##_##OP, PE_start, logPE_stride, PE_size, pWrk, pSync);  \
+        reduce_set("shmem_" #N "_" #OP "_to_all", dest, source, nreduce, sizeof(T),   \
+                   coll_##N##_##OP, PE_start, logPE_stride, PE_size, pWrk, pSync);   \
     }
+#define COLL_AND_(N, T) COLL_TO_ALL_DEF(and, N, T)
+#define COLL_OR_(N, T) COLL_TO_ALL_DEF(or, N, T)
+#define COLL_XOR_(N, T) COLL_TO_ALL_DEF(xor, N, T)
+#define COLL_MIN_(N, T) COLL_TO_ALL_DEF(min, N, T)
+#define COLL_MAX_(N, T) COLL_TO_ALL_DEF(max, N, T)
+#define COLL_SUM_(N, T) COLL_TO_ALL_DEF(sum, N, T)
+#define COLL_PROD_(N, T) COLL_TO_ALL_DEF(prod, N, T)
 
-#define COLL_AND_(N, T) COLL_REDUCE_DEF(and, COLL_AND, N, T)
-#define COLL_OR_(N, T) COLL_REDUCE_DEF(or, COLL_OR, N, T)
-#define COLL_XOR_(N, T) COLL_REDUCE_DEF(xor, COLL_XOR, N, T)
-#define COLL_MIN_(N, T) COLL_REDUCE_DEF(min, COLL_MIN, N, T)
-#define COLL_MAX_(N, T) COLL_REDUCE_DEF(max, COLL_MAX, N, T)
-#define COLL_ISUM_(N, T) COLL_REDUCE_DEF(sum, COLL_ISUM, N, T)
-#define COLL_IPROD_(N, T) COLL_REDUCE_DEF(prod, COLL_IPROD, N, T)
-#define COLL_SUM_(N, T) COLL_REDUCE_DEF(sum, COLL_SUM, N, T)
-#define COLL_PROD_(N, T) COLL_REDUCE_DEF(prod, COLL_PROD, N, T)
-
-/* The arithmetic types that are not integers (shmem.h lists them with the
- * integers, whose sum and product must wrap). */
-#if !defined(__STDC_NO_COMPLEX__)
-#define COLL_REAL_TYPES(X)                                                           \
-    X(float, float) X(double, double) X(longdouble, long double)                    \
-    X(complexf, float _Complex) X(complexd, double _Complex)
-#else
-#define COLL_REAL_TYPES(X) X(float, float) X(double, double) X(longdouble, long double)
-#endif
-
+/* The active-set table (shmem.h). */
 SHMEM_REDUCE_BITWISE_TYPES(COLL_AND_)
 SHMEM_REDUCE_BITWISE_TYPES(COLL_OR_)
 SHMEM_REDUCE_BITWISE_TYPES(COLL_XOR_)
 SHMEM_REDUCE_MINMAX_TYPES(COLL_MIN_)
 SHMEM_REDUCE_MINMAX_TYPES(COLL_MAX_)
-SHMEM_REDUCE_BITWISE_TYPES(COLL_ISUM_)
-SHMEM_REDUCE_BITWISE_TYPES(COLL_IPROD_)
-COLL_REAL_TYPES(COLL_SUM_)
-COLL_REAL_TYPES(COLL_PROD_)
+SHMEM_REDUCE_ARITH_TYPES(COLL_SUM_)
+SHMEM_REDUCE_ARITH_TYPES(COLL_PROD_)
 
 void coll_reduce_and_long(const char *call, long *dest, const long *source, int nreduce,
                           const coll_set_t *s, coll_span_t *sp, void *pWrk, long *pSync)
 {
-    if (sp != NULL)
-        reduce_span(call, dest, source, nreduce, sizeof(long), coll_long_and, sp, pWrk, pSync);
-    else
-        reduce_local(call, dest, source, nreduce, sizeof(long), coll_long_and, s, pWrk, pSync);
+    coll_reduce_run(call, s, sp, dest, source, (size_t)nreduce, sizeof(long), coll_long_and,
+                    pWrk, pSync);
 }

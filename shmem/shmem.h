@@ -435,6 +435,82 @@ SHMEM_API_ int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t *team);
  * fcollect, alltoall(s), reductions and scans, typed and mem forms.
  */
 
+/* Types of the team-based reductions and scans (1.6, table
+ * "teamreducetypes"): AND, OR, XOR on the unsigned and the fixed-size
+ * integers; MAX, MIN on every integer and real type; SUM, PROD and the
+ * scans on those and the complex types. */
+#define SHMEM_TEAM_REDUCE_BITWISE_TYPES(X)                                        \
+    X(uchar, unsigned char) X(ushort, unsigned short) X(uint, unsigned int)       \
+    X(ulong, unsigned long) X(ulonglong, unsigned long long) X(int8, int8_t)      \
+    X(int16, int16_t) X(int32, int32_t) X(int64, int64_t) X(uint8, uint8_t)       \
+    X(uint16, uint16_t) X(uint32, uint32_t) X(uint64, uint64_t) X(size, size_t)
+#define SHMEM_TEAM_REDUCE_INT_TYPES(X)                                            \
+    X(char, char) X(schar, signed char) X(short, short) X(int, int) X(long, long) \
+    X(longlong, long long) X(ptrdiff, ptrdiff_t) SHMEM_TEAM_REDUCE_BITWISE_TYPES(X)
+#define SHMEM_TEAM_REDUCE_REAL_TYPES(X)                                           \
+    X(float, float) X(double, double) X(longdouble, long double)
+#define SHMEM_TEAM_REDUCE_MINMAX_TYPES(X)                                         \
+    SHMEM_TEAM_REDUCE_INT_TYPES(X) SHMEM_TEAM_REDUCE_REAL_TYPES(X)
+#if !defined(__cplusplus) && !defined(__STDC_NO_COMPLEX__)
+#define SHMEM_TEAM_REDUCE_COMPLEX_TYPES(X) X(complexd, double _Complex) X(complexf, float _Complex)
+#else
+#define SHMEM_TEAM_REDUCE_COMPLEX_TYPES(X)
+#endif
+#define SHMEM_TEAM_REDUCE_ARITH_TYPES(X)                                          \
+    SHMEM_TEAM_REDUCE_MINMAX_TYPES(X) SHMEM_TEAM_REDUCE_COMPLEX_TYPES(X)
+
+/* Broadcast, collect, fcollect, alltoall(s) on the standard RMA types
+ * (1.6, table "stdrmatypes", the same as SHMEM_RMA_TYPES); 0 on success. */
+#define SHMEM_DECL_TEAM_COLL_(N, T)                                               \
+    SHMEM_API_ int shmem_##N##_broadcast(shmem_team_t team, T *dest, const T *source, \
+                                         size_t nelems, int PE_root);             \
+    SHMEM_API_ int shmem_##N##_collect(shmem_team_t team, T *dest, const T *source, \
+                                       size_t nelems);                            \
+    SHMEM_API_ int shmem_##N##_fcollect(shmem_team_t team, T *dest, const T *source, \
+                                        size_t nelems);                           \
+    SHMEM_API_ int shmem_##N##_alltoall(shmem_team_t team, T *dest, const T *source, \
+                                        size_t nelems);                           \
+    SHMEM_API_ int shmem_##N##_alltoalls(shmem_team_t team, T *dest, const T *source, \
+                                         ptrdiff_t dst, ptrdiff_t sst, size_t nelems);
+SHMEM_RMA_TYPES(SHMEM_DECL_TEAM_COLL_)
+SHMEM_API_ int shmem_broadcastmem(shmem_team_t team, void *dest, const void *source,
+                                  size_t nelems, int PE_root);
+SHMEM_API_ int shmem_collectmem(shmem_team_t team, void *dest, const void *source,
+                                size_t nelems);
+SHMEM_API_ int shmem_fcollectmem(shmem_team_t team, void *dest, const void *source,
+                                 size_t nelems);
+SHMEM_API_ int shmem_alltoallmem(shmem_team_t team, void *dest, const void *source,
+                                 size_t nelems);
+SHMEM_API_ int shmem_alltoallsmem(shmem_team_t team, void *dest, const void *source,
+                                  ptrdiff_t dst, ptrdiff_t sst, size_t nelems);
+
+#define SHMEM_DECL_TEAM_REDUCE_(OP, N, T)                                         \
+    SHMEM_API_ int shmem_##N##_##OP##_reduce(shmem_team_t team, T *dest, const T *source, \
+                                             size_t nreduce);
+#define SHMEM_DECL_TEAM_REDUCE_AND_(N, T) SHMEM_DECL_TEAM_REDUCE_(and, N, T)
+#define SHMEM_DECL_TEAM_REDUCE_OR_(N, T) SHMEM_DECL_TEAM_REDUCE_(or, N, T)
+#define SHMEM_DECL_TEAM_REDUCE_XOR_(N, T) SHMEM_DECL_TEAM_REDUCE_(xor, N, T)
+#define SHMEM_DECL_TEAM_REDUCE_MAX_(N, T) SHMEM_DECL_TEAM_REDUCE_(max, N, T)
+#define SHMEM_DECL_TEAM_REDUCE_MIN_(N, T) SHMEM_DECL_TEAM_REDUCE_(min, N, T)
+#define SHMEM_DECL_TEAM_REDUCE_SUM_(N, T) SHMEM_DECL_TEAM_REDUCE_(sum, N, T)
+#define SHMEM_DECL_TEAM_REDUCE_PROD_(N, T) SHMEM_DECL_TEAM_REDUCE_(prod, N, T)
+SHMEM_TEAM_REDUCE_BITWISE_TYPES(SHMEM_DECL_TEAM_REDUCE_AND_)
+SHMEM_TEAM_REDUCE_BITWISE_TYPES(SHMEM_DECL_TEAM_REDUCE_OR_)
+SHMEM_TEAM_REDUCE_BITWISE_TYPES(SHMEM_DECL_TEAM_REDUCE_XOR_)
+SHMEM_TEAM_REDUCE_MINMAX_TYPES(SHMEM_DECL_TEAM_REDUCE_MAX_)
+SHMEM_TEAM_REDUCE_MINMAX_TYPES(SHMEM_DECL_TEAM_REDUCE_MIN_)
+SHMEM_TEAM_REDUCE_ARITH_TYPES(SHMEM_DECL_TEAM_REDUCE_SUM_)
+SHMEM_TEAM_REDUCE_ARITH_TYPES(SHMEM_DECL_TEAM_REDUCE_PROD_)
+
+/* Prefix sums (1.6): dest on team member i holds the sum of the sources of
+ * members 0..i (inscan) or 0..i-1 (exscan; zero on member 0). */
+#define SHMEM_DECL_TEAM_SCAN_(N, T)                                               \
+    SHMEM_API_ int shmem_##N##_sum_inscan(shmem_team_t team, T *dest, const T *source, \
+                                          size_t nelems);                         \
+    SHMEM_API_ int shmem_##N##_sum_exscan(shmem_team_t team, T *dest, const T *source, \
+                                          size_t nelems);
+SHMEM_TEAM_REDUCE_ARITH_TYPES(SHMEM_DECL_TEAM_SCAN_)
+
 /* ---------------------------------------------- the rest of 1.5 and 1.6 */
 
 /* Queries, completion, interleaved blocks, signals and sessions that 1.5
@@ -874,6 +950,51 @@ SHMEM_API_ void shmem_udcflush_line(void *dest) SHMEM_DEPRECATED_;
     SHMEM_GEN_SYNC_(test_any_vector, ivars)(ivars, nelems, status, cmp, values)
 #define shmem_test_some_vector(ivars, nelems, indices, status, cmp, values) \
     SHMEM_GEN_SYNC_(test_some_vector, ivars)(ivars, nelems, indices, status, cmp, values)
+
+/* Team collectives (1.5, 1.6): the data pointer, the second argument,
+ * picks the typed routine. The fixed-size and size_t/ptrdiff_t names are
+ * these C types, so a pointer to them selects the same routine. */
+#define shmem_broadcast(team, dest, ...) SHMEM_GEN_RMA_(shmem_, broadcast, dest)(team, dest, __VA_ARGS__)
+#define shmem_collect(team, dest, ...) SHMEM_GEN_RMA_(shmem_, collect, dest)(team, dest, __VA_ARGS__)
+#define shmem_fcollect(team, dest, ...) SHMEM_GEN_RMA_(shmem_, fcollect, dest)(team, dest, __VA_ARGS__)
+#define shmem_alltoall(team, dest, ...) SHMEM_GEN_RMA_(shmem_, alltoall, dest)(team, dest, __VA_ARGS__)
+#define shmem_alltoalls(team, dest, ...) SHMEM_GEN_RMA_(shmem_, alltoalls, dest)(team, dest, __VA_ARGS__)
+/* AND, OR, XOR: the unsigned types and int8_t..int64_t (long long is not
+ * one of them on LP64, and has no bitwise team reduction). */
+#define SHMEM_GEN_TEAM_BIT_(op, dest)                                             \
+    _Generic((dest),                                                              \
+        unsigned char *: shmem_uchar_##op, unsigned short *: shmem_ushort_##op,   \
+        unsigned int *: shmem_uint_##op, unsigned long *: shmem_ulong_##op,       \
+        unsigned long long *: shmem_ulonglong_##op, int8_t *: shmem_int8_##op,    \
+        int16_t *: shmem_int16_##op, int32_t *: shmem_int32_##op,                 \
+        int64_t *: shmem_int64_##op)
+/* MAX, MIN: every integer and real type; SUM, PROD, the scans: and the
+ * complex ones. */
+#define SHMEM_GEN_TEAM_MINMAX_LIST_(op)                                           \
+    char *: shmem_char_##op, signed char *: shmem_schar_##op,                     \
+    short *: shmem_short_##op, int *: shmem_int_##op, long *: shmem_long_##op,    \
+    long long *: shmem_longlong_##op, unsigned char *: shmem_uchar_##op,          \
+    unsigned short *: shmem_ushort_##op, unsigned int *: shmem_uint_##op,         \
+    unsigned long *: shmem_ulong_##op, unsigned long long *: shmem_ulonglong_##op, \
+    float *: shmem_float_##op, double *: shmem_double_##op,                       \
+    long double *: shmem_longdouble_##op
+#define SHMEM_GEN_TEAM_MINMAX_(op, dest) _Generic((dest), SHMEM_GEN_TEAM_MINMAX_LIST_(op))
+#if !defined(__STDC_NO_COMPLEX__)
+#define SHMEM_GEN_TEAM_ARITH_(op, dest)                                           \
+    _Generic((dest), SHMEM_GEN_TEAM_MINMAX_LIST_(op),                             \
+             double _Complex *: shmem_complexd_##op, float _Complex *: shmem_complexf_##op)
+#else
+#define SHMEM_GEN_TEAM_ARITH_(op, dest) SHMEM_GEN_TEAM_MINMAX_(op, dest)
+#endif
+#define shmem_and_reduce(team, dest, ...) SHMEM_GEN_TEAM_BIT_(and_reduce, dest)(team, dest, __VA_ARGS__)
+#define shmem_or_reduce(team, dest, ...) SHMEM_GEN_TEAM_BIT_(or_reduce, dest)(team, dest, __VA_ARGS__)
+#define shmem_xor_reduce(team, dest, ...) SHMEM_GEN_TEAM_BIT_(xor_reduce, dest)(team, dest, __VA_ARGS__)
+#define shmem_max_reduce(team, dest, ...) SHMEM_GEN_TEAM_MINMAX_(max_reduce, dest)(team, dest, __VA_ARGS__)
+#define shmem_min_reduce(team, dest, ...) SHMEM_GEN_TEAM_MINMAX_(min_reduce, dest)(team, dest, __VA_ARGS__)
+#define shmem_sum_reduce(team, dest, ...) SHMEM_GEN_TEAM_ARITH_(sum_reduce, dest)(team, dest, __VA_ARGS__)
+#define shmem_prod_reduce(team, dest, ...) SHMEM_GEN_TEAM_ARITH_(prod_reduce, dest)(team, dest, __VA_ARGS__)
+#define shmem_sum_inscan(team, dest, ...) SHMEM_GEN_TEAM_ARITH_(sum_inscan, dest)(team, dest, __VA_ARGS__)
+#define shmem_sum_exscan(team, dest, ...) SHMEM_GEN_TEAM_ARITH_(sum_exscan, dest)(team, dest, __VA_ARGS__)
 
 #endif /* C11 */
 
