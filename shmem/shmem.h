@@ -517,6 +517,13 @@ SHMEM_API_ void shmem_set_lock(long *lock);
 SHMEM_API_ void shmem_clear_lock(long *lock);
 SHMEM_API_ int shmem_test_lock(long *lock);
 
+/* ------------------------------------- profiling interface (1.5, 1.6) */
+
+/* Every routine here is also pshmem_X (pshmem.h, written at build time);
+ * shmem_pcontrol is for a profiling tool to define: the library's own does
+ * nothing (pcontrol.c). */
+SHMEM_API_ void shmem_pcontrol(int level, ...);
+
 /* ------------------------------------------- cache management (no-ops) */
 
 SHMEM_API_ void shmem_clear_cache_inv(void) SHMEM_DEPRECATED_;

@@ -3,8 +3,10 @@
 # program (PIE, non-PIE, against libpshmem.so) that runs under oshrun with
 # its arguments passed through; -showme and its forms; usage errors of
 # oshcc and oshrun, each told once; make install to a prefix gives wrappers
-# that build and run from there, pshmem.pc, both headers, and a libpshmem.so
-# that exports only the OpenSHMEM and legacy names; uninstall removes it all.
+# that build and run from there, pshmem.pc, the headers (a profiling tool
+# builds with pshmem.h), and a libpshmem.so that exports only the OpenSHMEM,
+# extension and legacy names and their profiling names; uninstall removes
+# it all.
 . "$(dirname "$0")/shmem/driver.sh"
 OSHCC=$B/shmem/oshcc
 SRC=$B/tests/shmem/hello_args.c
@@ -79,7 +81,8 @@ usage "oshrun: -n: '5000' is not a number of PEs" 2 "$OSHRUN" --np 5000 "$T/pie"
 # make install to a prefix: the installed wrappers build and run from there.
 P=$T/prefix
 if make -s -C "$B" install prefix="$P" >"$T/inst.log" 2>&1; then
-    for f in include/shmem.h include/mpp/shmem.h lib/libpshmem.a lib/libpshmem.so \
+    for f in include/shmem.h include/shmemx.h include/pshmem.h include/mpp/shmem.h \
+             lib/libpshmem.a lib/libpshmem.so \
              lib/pkgconfig/pshmem.pc bin/oshcc bin/oshrun; do
         [ -e "$P/$f" ] || bad "make install did not install $f"
     done
@@ -91,13 +94,19 @@ if make -s -C "$B" install prefix="$P" >"$T/inst.log" 2>&1; then
     else
         bad "the installed oshcc: $(cat "$T/cc.err")"
     fi
+    # The installed pshmem.h (with shmem.h and shmemx.h): a profiling tool builds.
+    if "$P/bin/oshcc" -std=c11 -Wall -Werror -o "$T/prof" "$(dirname "$SRC")/prof.c" 2>"$T/cc.err"; then
+        OSHRUN=$P/bin/oshrun job 0 2 "$T/prof" && expect_out "^prof: 2 PEs: put 9"
+    else
+        bad "the installed oshcc does not build prof.c (pshmem.h): $(cat "$T/cc.err")"
+    fi
     case $("$P/bin/oshcc" -showme x.c) in
     *"-I$P/include"*"$P/lib/libpshmem.a"*) ok "the installed oshcc uses the prefix" ;;
     *) bad "installed oshcc -showme: $("$P/bin/oshcc" -showme x.c)" ;;
     esac
     # libpshmem.so: OpenSHMEM and legacy names only.
     extra=$(nm -D --defined-only "$P/lib/libpshmem.so" | awk '$2 ~ /^[TDBRVW]$/ { sub(/@.*/, "", $3); print $3 }' |
-            grep -Ev '^(shmem_|pshmem_|start_pes$|_my_pe$|_num_pes$|shmalloc$|shfree$|shrealloc$|shmemalign$|SHMEM_CTX_DEFAULT$|PSHMEM_)')
+            grep -Ev '^p?(shmem_|shmemx_|start_pes$|_my_pe$|_num_pes$|shmalloc$|shfree$|shrealloc$|shmemalign$)|^(SHMEM_CTX_DEFAULT|SHMEM_TEAM_WORLD|SHMEM_TEAM_SHARED|PSHMEM_[0-9.]*)$')
     [ -z "$extra" ] && ok "libpshmem.so exports only OpenSHMEM names" || bad "libpshmem.so also exports: $extra"
     nm -D --defined-only "$P/lib/libpshmem.so" | grep -q ' T shmem_long_atomic_fetch_add@' ||
         bad "libpshmem.so does not export shmem_long_atomic_fetch_add"
