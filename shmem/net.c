@@ -46,7 +46,6 @@ void shm_word_wait(int *word)
     }
 }
 
-static int own_mpi;        /* this layer initialized MPI: it finalizes it */
 static int mpi_provided;   /* the thread level the layer may use: MPI's, or
                             * MULTIPLE over a SERIALIZED MPI of its own */
 
@@ -83,10 +82,9 @@ int shm_net_start(pshm_bootstrap_t *boot, int mpi_thread)
     if (getenv("PSHM_BOOT_FD") != NULL || (!init && !shm_env_mpi_launch(&rank, &size)))
         return -1;
     if (!init) {
-        mrc = MPI_Init_thread(NULL, NULL, mpi_thread, &mpi_provided);
+        mrc = shm_mpi_init(mpi_thread, &mpi_provided); /* net_hybrid.c */
         if (mrc != MPI_SUCCESS)
             shm_mpi_fail("shmem_init", "MPI_Init_thread", mrc);
-        own_mpi = 1;
         /* Nobody but the layer calls this MPI, always under its lock:
          * serialized calls serve any number of threads. */
         if (mpi_provided >= MPI_THREAD_SERIALIZED)
@@ -237,10 +235,9 @@ void shm_net_stop(pshm_bootstrap_t *boot)
     pshm_mpi_bootstrap_free(boot);
     MPI_Comm_free(&shm_comm);
     shm.mpi = 0;
-    if (own_mpi) {
-        own_mpi = 0;
-        MPI_Finalize();
-    }
+    /* MPI_Finalize if the layer started MPI and the program did not
+     * join it, or if the program's own was held (net_hybrid.c). */
+    shm_mpi_done();
 }
 
 #else
