@@ -48,7 +48,6 @@ void shm_word_wait(int *word)
     }
 }
 
-static int own_mpi;        /* this layer initialized MPI: it finalizes it at exit */
 static int mpi_provided;   /* the thread level the layer may use: MPI's, or
                             * MULTIPLE over a SERIALIZED MPI of its own */
 
@@ -72,17 +71,6 @@ int shm_net_area(const char *call, const void *sym, size_t n, size_t *off)
     return a;
 }
 
-/* After the last shmem_finalize (atexit runs this after init.c's
- * finalize, registered later), unless the program finalized MPI itself. */
-static void finalize_mpi_at_exit(void)
-{
-    int fin = 0;
-
-    MPI_Finalized(&fin);
-    if (own_mpi && !fin)
-        MPI_Finalize();
-}
-
 int shm_net_start(pshm_bootstrap_t *boot, int mpi_thread)
 {
     int init = 0, fin = 0, mrc, rc, rank, size;
@@ -96,19 +84,16 @@ int shm_net_start(pshm_bootstrap_t *boot, int mpi_thread)
     if (getenv("PSHM_BOOT_FD") != NULL || (!init && !shm_env_mpi_launch(&rank, &size)))
         return -1;
     if (!init) {
-        mrc = MPI_Init_thread(NULL, NULL, mpi_thread, &mpi_provided);
+        mrc = shm_mpi_init(mpi_thread, &mpi_provided); /* net_hybrid.c */
         if (mrc != MPI_SUCCESS)
             shm_mpi_fail("shmem_init", "MPI_Init_thread", mrc);
-        own_mpi = 1;
-        if (atexit(finalize_mpi_at_exit) != 0)
-            shm_fatal("shmem_init", "atexit failed: MPI could not be finalized at exit");
         /* Nobody but the layer calls this MPI, always under its lock:
          * serialized calls serve any number of threads. */
         if (mpi_provided >= MPI_THREAD_SERIALIZED)
             mpi_provided = MPI_THREAD_MULTIPLE;
-    } else if (!own_mpi) {
-        /* (own_mpi: initialized again after the last finalize, over the
-         * MPI this layer started, at the level it got then.)
+    } else if (!shm_mpi_owned()) {
+        /* (Owned: initialized again after the last finalize, over the MPI
+         * this layer started, at the level it got then.)
          * The program's own calls do not take the layer's lock: threads
          * of the layer (the progress thread, SHMEM_THREAD_MULTIPLE) need
          * MPI_THREAD_MULTIPLE of the program's MPI. */
@@ -254,6 +239,9 @@ void shm_net_stop(pshm_bootstrap_t *boot)
     pshm_mpi_bootstrap_free(boot);
     MPI_Comm_free(&shm_comm);
     shm.mpi = 0;
+    /* MPI_Finalize if the layer started MPI and the program did not
+     * join it, or if the program's own was held (net_hybrid.c). */
+    shm_mpi_done();
 }
 
 #else

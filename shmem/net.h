@@ -133,6 +133,14 @@ extern int shm_reply_lines SHM_HIDDEN;
 /* net_thread.c: the progress thread (SHMEM_PROGRESS_INTERVAL). */
 void shm_thread_start(int mpi_level) SHM_HIDDEN;
 void shm_thread_stop(void) SHM_HIDDEN;
+
+/* MPI shared with a program that uses it too (net_hybrid.c): the layer's
+ * MPI_Init_thread, and its end of MPI at shmem_finalize. */
+int shm_mpi_init(int level, int *provided) SHM_HIDDEN;
+void shm_mpi_done(void) SHM_HIDDEN;
+/* 1 while the MPI the layer started is the layer's alone (the program did
+ * not join it): it outlives the last shmem_finalize, until exit. */
+int shm_mpi_owned(void) SHM_HIDDEN;
 /* The area and offset of [sym, sym + n) in my copy; the job ends, naming
  * `call`, if it is not symmetric (a single element's last byte past the
  * area's end, which the fast path's one-byte check lets through). */

@@ -1,6 +1,6 @@
 /*
- * query.c - the two routines a program may call whatever the library's
- * state: shmem_query_initialized (1.6) and shmem_pcontrol (1.5).
+ * query.c - shmem_query_initialized (1.6), which a program may call
+ * whatever the library's state (shmem_pcontrol, the other: pcontrol.c).
  */
 #include "shmem_internal.h"
 
@@ -11,12 +11,4 @@ void shmem_query_initialized(int *initialized)
     if (initialized == NULL)
         shm_fatal("shmem_query_initialized", "initialized is NULL");
     *initialized = shm.initialized != 0;
-}
-
-/* For a profiling library, which intercepts it through the pshmem_ names:
- * the library itself "makes no use of this routine and simply returns"
- * (specification), whatever the level and arguments. */
-void shmem_pcontrol(int level, ...)
-{
-    (void)level;
 }

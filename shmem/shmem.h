@@ -520,9 +520,6 @@ SHMEM_TEAM_REDUCE_ARITH_TYPES(SHMEM_DECL_TEAM_SCAN_)
 /* 1.6: nonzero between an initialization and its last finalize; callable
  * at any time (query.c). */
 SHMEM_API_ void shmem_query_initialized(int *initialized);
-/* 1.5: the profiling level, for a profiling library; returns at once. */
-SHMEM_API_ void shmem_pcontrol(int level, ...);
-
 /* 1.6: quiet toward the listed PEs only (pe_quiet.c). */
 SHMEM_API_ void shmem_pe_quiet(const int *target_pes, size_t npes);
 SHMEM_API_ void shmem_ctx_pe_quiet(shmem_ctx_t ctx, const int *target_pes, size_t npes);
@@ -669,6 +666,13 @@ SHMEM_REDUCE_ARITH_TYPES(SHMEM_DECL_REDUCE_PROD_)
 SHMEM_API_ void shmem_set_lock(long *lock);
 SHMEM_API_ void shmem_clear_lock(long *lock);
 SHMEM_API_ int shmem_test_lock(long *lock);
+
+/* ------------------------------------- profiling interface (1.5, 1.6) */
+
+/* Every routine here is also pshmem_X (pshmem.h, written at build time);
+ * shmem_pcontrol is for a profiling tool to define: the library's own does
+ * nothing (pcontrol.c). */
+SHMEM_API_ void shmem_pcontrol(int level, ...);
 
 /* ------------------------------------------- cache management (no-ops) */
 

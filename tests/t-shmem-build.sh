@@ -3,8 +3,11 @@
 # program (PIE, non-PIE, against libpshmem.so) that runs under oshrun with
 # its arguments passed through; -showme and its forms; usage errors of
 # oshcc and oshrun, each told once; make install to a prefix gives wrappers
-# that build and run from there, pshmem.pc, both headers, and a libpshmem.so
-# that exports only the OpenSHMEM and legacy names; uninstall removes it all.
+# that build and run from there, pshmem.pc, the headers (a profiling tool
+# builds with pshmem.h), and a libpshmem.so that exports only the OpenSHMEM,
+# extension and legacy names and their profiling names (and, over MPI,
+# MPI_Init, MPI_Init_thread, MPI_Finalize: shmem/net_hybrid.c); uninstall
+# removes it all; pshmem.pc's Cflags carry MPI's when built over it.
 . "$(dirname "$0")/shmem/driver.sh"
 OSHCC=$B/shmem/oshcc
 SRC=$B/tests/shmem/hello_args.c
@@ -42,7 +45,11 @@ case $out in *"-I$B/shmem"*" -c x.c"*) ok "oshcc -showme -c: $out" ;; *) bad "os
 case $out in *libpshmem.a*) bad "oshcc -showme -c links: $out" ;; esac
 out=$("$OSHCC" --showme x.c -o x)
 case $out in *"x.c -o x $B/libpshmem.a"*) ok "oshcc --showme: $out" ;; *) bad "oshcc --showme: $out" ;; esac
-[ "$("$OSHCC" -showme:compile)" = "-I$B/shmem" ] && ok "-showme:compile" || bad "-showme:compile: $("$OSHCC" -showme:compile)"
+# Built over MPI, MPI's compile flags follow (t-shmem-hybrid checks them).
+case $("$OSHCC" -showme:compile) in
+"-I$B/shmem" | "-I$B/shmem "-*) ok "-showme:compile" ;;
+*) bad "-showme:compile: $("$OSHCC" -showme:compile)" ;;
+esac
 case $("$OSHCC" -showme:link) in "$B/libpshmem.a"*) ok "-showme:link" ;; *) bad "-showme:link" ;; esac
 
 # A changed header rebuilds the layer and its tests (make -W: as if new).
@@ -79,17 +86,27 @@ usage "oshrun: -n: '5000' is not a number of PEs" 2 "$OSHRUN" --np 5000 "$T/pie"
 # make install to a prefix: the installed wrappers build and run from there.
 P=$T/prefix
 if make -s -C "$B" install prefix="$P" >"$T/inst.log" 2>&1; then
-    for f in include/shmem.h include/mpp/shmem.h lib/libpshmem.a lib/libpshmem.so \
-             lib/pkgconfig/pshmem.pc bin/oshcc bin/oshrun include/shmem_cxx.h; do
+    for f in include/shmem.h include/shmemx.h include/pshmem.h include/mpp/shmem.h \
+             include/shmem_cxx.h lib/libpshmem.a lib/libpshmem.so \
+             lib/pkgconfig/pshmem.pc bin/oshcc bin/oshrun; do
         [ -e "$P/$f" ] || bad "make install did not install $f"
     done
     grep -q "^prefix=$P\$" "$P/lib/pkgconfig/pshmem.pc" || bad "pshmem.pc: $(cat "$P/lib/pkgconfig/pshmem.pc")"
+    cf=$(sed -n 's/^Cflags: //p' "$P/lib/pkgconfig/pshmem.pc")
+    want="-I\${includedir}$(sed -n 's/^MPI_CFLAGS_USER := \(..*\)/ \1/p' "$B/Makefile")"
+    [ "$cf" = "$want" ] && ok "pshmem.pc Cflags: $cf" || bad "pshmem.pc Cflags: '$cf', expected '$want'"
     sed 's/<shmem.h>/<mpp\/shmem.h>/' "$SRC" >"$T/mpp.c"
     if "$P/bin/oshcc" -o "$T/inst" "$T/mpp.c" 2>"$T/cc.err"; then
         ok "the installed oshcc builds a program including <mpp/shmem.h>"
         OSHRUN=$P/bin/oshrun job 0 "$n" "$T/inst" a\ b --c -n && check_args
     else
         bad "the installed oshcc: $(cat "$T/cc.err")"
+    fi
+    # The installed pshmem.h (with shmem.h and shmemx.h): a profiling tool builds.
+    if "$P/bin/oshcc" -std=c11 -Wall -Werror -o "$T/prof" "$(dirname "$SRC")/prof.c" 2>"$T/cc.err"; then
+        OSHRUN=$P/bin/oshrun job 0 2 "$T/prof" && expect_out "^prof: 2 PEs: put 9"
+    else
+        bad "the installed oshcc does not build prof.c (pshmem.h): $(cat "$T/cc.err")"
     fi
     case $("$P/bin/oshcc" -showme x.c) in
     *"-I$P/include"*"$P/lib/libpshmem.a"*) ok "the installed oshcc uses the prefix" ;;
@@ -103,7 +120,7 @@ if make -s -C "$B" install prefix="$P" >"$T/inst.log" 2>&1; then
     fi
     # libpshmem.so: OpenSHMEM and legacy names only.
     extra=$(nm -D --defined-only "$P/lib/libpshmem.so" | awk '$2 ~ /^[TDBRVW]$/ { sub(/@.*/, "", $3); print $3 }' |
-            grep -Ev '^(shmem_|pshmem_|start_pes$|_my_pe$|_num_pes$|shmalloc$|shfree$|shrealloc$|shmemalign$|SHMEM_CTX_DEFAULT$|SHMEM_TEAM_WORLD$|SHMEM_TEAM_SHARED$|PSHMEM_)')
+            grep -Ev '^p?(shmem_|shmemx_|start_pes$|_my_pe$|_num_pes$|shmalloc$|shfree$|shrealloc$|shmemalign$)|^(SHMEM_CTX_DEFAULT|SHMEM_TEAM_WORLD|SHMEM_TEAM_SHARED|PSHMEM_[0-9.]*|MPI_Init|MPI_Init_thread|MPI_Finalize)$')
     [ -z "$extra" ] && ok "libpshmem.so exports only OpenSHMEM names" || bad "libpshmem.so also exports: $extra"
     nm -D --defined-only "$P/lib/libpshmem.so" | grep -q ' T shmem_long_atomic_fetch_add@' ||
         bad "libpshmem.so does not export shmem_long_atomic_fetch_add"

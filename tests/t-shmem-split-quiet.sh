@@ -18,6 +18,7 @@ cat >"$T/cg.sh" <<CG
 #!/bin/sh
 case \${OMPI_COMM_WORLD_RANK:-\${PMI_RANK:-0}} in
 0) exec valgrind -q --tool=callgrind --collect-atstart=no --toggle-collect=shmem_quiet \\
+     --toggle-collect=pshmem_quiet \\
      --callgrind-out-file="$T/cg.out" "\$@" ;;
 *) exec "\$@" ;;
 esac

@@ -61,12 +61,14 @@ done
 work=$(mktemp -d "${TMPDIR:-/tmp}/shmem-amo-count.XXXXXX")
 trap 'rm -rf "$work"' EXIT INT TERM
 
-# One run: RANK under callgrind, the other natively -> $work/cg.out.
+# One run: RANK under callgrind, the other natively -> $work/cg.out. The
+# function is toggled under both its names: callgrind names a routine after
+# its profiling name, pshmem_X (shmem_X is an alias), in a build that has it.
 cat >"$work/cg.sh" <<EOF
 #!/bin/sh
 case \${OMPI_COMM_WORLD_RANK:-\${PMI_RANK:-0}} in
 \$CG_RANK) exec valgrind -q --tool=callgrind --collect-atstart=no \\
-     --toggle-collect=\$CG_FN --callgrind-out-file="$work/cg.out" "\$@" 2>"$work/cg.err" ;;
+     --toggle-collect=\$CG_FN --toggle-collect=p\$CG_FN --callgrind-out-file="$work/cg.out" "\$@" 2>"$work/cg.err" ;;
 *) exec "\$@" ;;
 esac
 EOF

@@ -307,7 +307,8 @@ fi
 # functions only), PE 0 -> a peer of its supernode: a one-host job under
 # oshrun, a one-supernode job under mpirun, and a split job (PE 2 shares
 # PE 0's simulated host) under mpirun; and, for scale, PE 0 -> PE 1 of
-# another supernode.
+# another supernode. Each function under both its names: callgrind names it
+# after pshmem_X, of which shmem_X is an alias (docs/shmem.md "Profiling").
 "$oshcc" $flags -o "$work/shmem-count" "$here/shmem-count.c"
 calls=15000
 cat >"$work/cg.sh" <<EOF
@@ -317,6 +318,8 @@ case \${OMPI_COMM_WORLD_RANK:-\${PMI_RANK:-\${PSHM_RANK:-0}}} in
 0) exec valgrind -q --tool=callgrind --collect-atstart=no \\
      --toggle-collect=shmem_long_p --toggle-collect=shmem_quiet \\
      --toggle-collect=shmem_long_g --toggle-collect=shmem_long_atomic_fetch_add \\
+     --toggle-collect=pshmem_long_p --toggle-collect=pshmem_quiet \\
+     --toggle-collect=pshmem_long_g --toggle-collect=pshmem_long_atomic_fetch_add \\
      --callgrind-out-file="$work/cg.out" "\$@" 2>"$work/cg.err" ;;
 *) exec "\$@" ;;
 esac

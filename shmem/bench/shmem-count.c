@@ -2,10 +2,11 @@
  * shmem-count: fixed loops of one operation from PE 0 to a peer, for
  * counting the instructions per call under callgrind (shmem/bench/
  * compare-mpi.sh --instructions), with collection on the called function
- * only:
+ * only (under its profiling name, pshmem_X: callgrind reports the routine
+ * under that name, shmem_X being its alias):
  *
  *   valgrind --tool=callgrind --collect-atstart=no \
- *       --toggle-collect=shmem_long_p --toggle-collect=shmem_quiet ... \
+ *       --toggle-collect=pshmem_long_p --toggle-collect=pshmem_quiet ... \
  *       ./shmem-count p 10000 PEER
  *
  *   p     shmem_long_p then shmem_quiet, to the peer's heap
