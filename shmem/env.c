@@ -134,6 +134,7 @@ int shm_env_mpi_launch(int *rank, int *size)
 static const char *const shm_env_names[] = {
     "SHMEM_SYMMETRIC_SIZE", "SHMEM_DEBUG", "SHMEM_INFO", "SHMEM_VERSION",
     "SHMEM_PROGRESS_INTERVAL", "SMA_SYMMETRIC_SIZE", "SMA_DEBUG", "SMA_INFO", "SMA_VERSION",
+    "SHMEM_TEST_SUPERNODES", /* the test suite's (tests/shmem/split.sh), as pshm's PSHM_TEST_* */
     NULL,
 };
 
