@@ -80,7 +80,7 @@ usage "oshrun: -n: '5000' is not a number of PEs" 2 "$OSHRUN" --np 5000 "$T/pie"
 P=$T/prefix
 if make -s -C "$B" install prefix="$P" >"$T/inst.log" 2>&1; then
     for f in include/shmem.h include/mpp/shmem.h lib/libpshmem.a lib/libpshmem.so \
-             lib/pkgconfig/pshmem.pc bin/oshcc bin/oshrun include/shmem_cxx.h; do
+             lib/pkgconfig/pshmem.pc bin/oshcc bin/oshrun bin/oshinfo include/shmem_cxx.h; do
         [ -e "$P/$f" ] || bad "make install did not install $f"
     done
     grep -q "^prefix=$P\$" "$P/lib/pkgconfig/pshmem.pc" || bad "pshmem.pc: $(cat "$P/lib/pkgconfig/pshmem.pc")"
