@@ -14,6 +14,26 @@
 /* Largest symmetric heap accepted (the machine's limits are pshm's to tell). */
 #define HEAP_MAX ((uint64_t)1 << 40)
 
+/* The layer's variables, for SHMEM_INFO and oshinfo(1): one table. */
+static const struct shm_env_doc {
+    const char *name, *sma, *def, *accepts, *meaning;
+} shm_env_doc[] = {
+    {"SHMEM_SYMMETRIC_SIZE", "SMA_SYMMETRIC_SIZE",
+     "128M, halved down to 8M when the machine cannot give every PE that much",
+     "bytes from 1 to 1T, with an optional K, M, G or T suffix (powers of 1024)",
+     "symmetric heap bytes per PE"},
+    {"SHMEM_DEBUG", "SMA_DEBUG", "off",
+     "any value; 0, no, false, off, n or the empty string: off", "extra argument checks"},
+    {"SHMEM_INFO", "SMA_INFO", "off", "any value; 0, no, false, off, n or the empty string: off",
+     "PE 0 prints these variables at start-up"},
+    {"SHMEM_VERSION", "SMA_VERSION", "off",
+     "any value; 0, no, false, off, n or the empty string: off",
+     "PE 0 prints the library version at start-up"},
+    {"SHMEM_PROGRESS_INTERVAL", NULL, "1000", "0 to 10000000 microseconds, digits only",
+     "period of the progress thread in a job over several supernodes (0: no thread)"},
+};
+
+
 /* The value of NAME, else of its SGI spelling (SMA_*), else NULL; `used`
  * receives the name found. */
 static const char *get2(const char *name, const char *sma, const char **used)
@@ -129,21 +149,27 @@ int shm_env_mpi_launch(int *rank, int *size)
     return found;
 }
 
-/* Every variable the layer reads: any other SHMEM_* or SMA_* name is told
- * (a misspelt SHMEM_SYMETRIC_SIZE would leave the job on the default). */
-static const char *const shm_env_names[] = {
-    "SHMEM_SYMMETRIC_SIZE", "SHMEM_DEBUG", "SHMEM_INFO", "SHMEM_VERSION",
-    "SHMEM_PROGRESS_INTERVAL", "SMA_SYMMETRIC_SIZE", "SMA_DEBUG", "SMA_INFO", "SMA_VERSION",
-    NULL,
-};
-
 void shm_env_warn(void)
 {
     static const char *const prefixes[] = {"SHMEM_", "SMA_"};
+    enum { NDOC = sizeof shm_env_doc / sizeof shm_env_doc[0] };
+    /* Any other SHMEM_* or SMA_* name is told: a misspelt
+     * SHMEM_SYMETRIC_SIZE would leave the job on the default. The test
+     * suite's own (tests/shmem/split.sh) is known, as pshm's PSHM_TEST_*. */
+    const char *known[2 * NDOC + 2];
     char buf[4096], *line, *save;
+    int k = 0;
+
+    for (int i = 0; i < NDOC; i++) {
+        known[k++] = shm_env_doc[i].name;
+        if (shm_env_doc[i].sma != NULL)
+            known[k++] = shm_env_doc[i].sma;
+    }
+    known[k++] = "SHMEM_TEST_SUPERNODES";
+    known[k] = NULL;
 
     for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++) {
-        if (pshm_env_unknown(prefixes[i], shm_env_names, "this OpenSHMEM", buf, sizeof buf) <= 0)
+        if (pshm_env_unknown(prefixes[i], known, "this OpenSHMEM", buf, sizeof buf) <= 0)
             continue;
         save = NULL;
         for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
@@ -201,6 +227,38 @@ _Noreturn void shm_env_heap_fail(const shm_env_t *env, const char *pshm_msg)
                   env->heap_size, env->heap_set ? name : "the default size", pshm_msg);
 }
 
+/* The value a variable of the table has in env, as text. */
+static void env_value(const shm_env_t *env, int i, char *buf, size_t n)
+{
+    switch (i) {
+    case 0: snprintf(buf, n, "%zu", env->heap_size); break;
+    case 1: snprintf(buf, n, "%s", env->debug ? "on" : "off"); break;
+    case 2: snprintf(buf, n, "%s", env->info ? "on" : "off"); break;
+    case 3: snprintf(buf, n, "%s", env->version ? "on" : "off"); break;
+    default: snprintf(buf, n, "%ld", env->progress_us); break;
+    }
+}
+
+void shm_env_print_vars(const shm_env_t *env, FILE *out)
+{
+    for (size_t i = 0; i < sizeof shm_env_doc / sizeof shm_env_doc[0]; i++) {
+        const struct shm_env_doc *d = &shm_env_doc[i];
+        const char *used, *v = d->sma ? get2(d->name, d->sma, &used) : getenv(used = d->name);
+        char val[64];
+
+        env_value(env, (int)i, val, sizeof val);
+        if (v == NULL)
+            fprintf(out, "  %-24s %s (default)\n", d->name, val);
+        else
+            fprintf(out, "  %-24s %s (%s=%s)\n", d->name, val, used, v);
+        fprintf(out, "      %s\n      default: %s\n      accepts: %s\n", d->meaning, d->def,
+                d->accepts);
+    }
+    fprintf(out, "  (each SMA_ name is read when its SHMEM_ name is unset; a SHMEM_* or SMA_*\n"
+                 "   variable this library does not read is told at start-up; pshm's own\n"
+                 "   variables are listed by pshm-info)\n");
+}
+
 void shm_env_print(const shm_env_t *env)
 {
     if (env->version || env->info)
@@ -208,19 +266,7 @@ void shm_env_print(const shm_env_t *env)
                SHMEM_MAJOR_VERSION, SHMEM_MINOR_VERSION, pshm_version());
     if (!env->info)
         return;
-    printf("The environment variables of this OpenSHMEM implementation:\n"
-           "  SHMEM_SYMMETRIC_SIZE  symmetric heap bytes per PE, K/M/G/T suffixes "
-           "(default 128M, less if the machine cannot give it): %zu%s\n"
-           "  SHMEM_DEBUG           extra argument checks (any value but 0, no, false, off, n\n"
-           "                        or the empty string): %s\n"
-           "  SHMEM_INFO            print this at start-up: yes\n"
-           "  SHMEM_VERSION         print the library version at start-up: %s\n"
-           "  SHMEM_PROGRESS_INTERVAL  microseconds between the progress thread's polls in a\n"
-           "                        job over several supernodes (0: no thread): %ld%s\n"
-           "  (SMA_SYMMETRIC_SIZE, SMA_DEBUG, SMA_INFO and SMA_VERSION are read when the\n"
-           "   SHMEM_ name is unset; pshm's own variables are listed by pshm-info.)\n",
-           env->heap_size, env->heap_set ? "" : " (default)", env->debug ? "on" : "off",
-           env->version ? "yes" : "no", env->progress_us,
-           getenv("SHMEM_PROGRESS_INTERVAL") ? "" : " (default)");
+    printf("The environment variables of this OpenSHMEM implementation:\n");
+    shm_env_print_vars(env, stdout);
     fflush(stdout);
 }

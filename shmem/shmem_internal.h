@@ -20,6 +20,7 @@
 #include "shmem.h"
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -259,6 +260,9 @@ int shm_env_mpi_launch(int *rank, int *size) SHM_HIDDEN;
 _Noreturn void shm_env_heap_fail(const shm_env_t *env, const char *pshm_msg) SHM_HIDDEN;
 /* PE 0: every SHMEM_* and SMA_* variable the layer does not read, on stderr. */
 void shm_env_warn(void) SHM_HIDDEN;
+/* The variables with their values, defaults and accepted values (SHMEM_INFO
+ * and oshinfo). */
+void shm_env_print_vars(const shm_env_t *env, FILE *out) SHM_HIDDEN;
 /* SHMEM_INFO: the implementation's variables and values, on stdout. */
 void shm_env_print(const shm_env_t *env) SHM_HIDDEN;
 

@@ -39,6 +39,18 @@ for m in docs/man/*.1 docs/man/*.3; do
 done
 grep -q '^prefix=/usr$' "$r/lib/pkgconfig/pshm.pc" || fail "pshm.pc does not say prefix=/usr: $(cat "$r/lib/pkgconfig/pshm.pc")"
 grep -q '@' "$r/lib/pkgconfig/pshm.pc" && fail "pshm.pc has unsubstituted @words@: $(cat "$r/lib/pkgconfig/pshm.pc")"
+if [ -e libpshm_mpi.a ]; then
+  for f in include/pshm_mpi.h lib/libpshm_mpi.a lib/pkgconfig/pshm_mpi.pc; do
+    [ -e "$r/$f" ] || fail "make install did not install $f (built with MPI)"
+  done
+  grep -q '@' "$r/lib/pkgconfig/pshm_mpi.pc" && fail "pshm_mpi.pc has unsubstituted @words@: $(cat "$r/lib/pkgconfig/pshm_mpi.pc")"
+  if command -v pkg-config >/dev/null 2>&1; then
+    got=$(env PKG_CONFIG_PATH=$r/lib/pkgconfig PKG_CONFIG_SYSROOT_DIR=$d/root pkg-config --libs pshm_mpi) ||
+      fail "pkg-config cannot read the installed pshm_mpi.pc"
+    case $got in *-lpshm_mpi*-lpshm*) echo "ok: pkg-config --libs pshm_mpi: $got" ;;
+    *) fail "pkg-config --libs pshm_mpi: $got" ;; esac
+  fi
+fi
 echo "ok: make install put the headers, libraries, pshm.pc, tools and man pages in DESTDIR"
 
 # The shared library exports the functions declared PSHM_API in pshm.h, and

@@ -123,6 +123,15 @@ fi
     fi
 fi
 
+# --- a plot panel no test of the run fills is not written, and says so
+[ $nopshm = 1 ] || if run 0 "$T/lat" -- "$R" -n 2 "$P" --quick --iters 50 --reps 1 --tests short --sizes 8,64 --plot "$T/lat.svg"; then
+    [ -s "$T/lat.svg" ] && ok "the latency plot is written" || bad "no latency plot at $T/lat.svg"
+    [ -e "$T/lat-bw.svg" ] && bad "an empty bandwidth plot was written: $T/lat-bw.svg" ||
+        ok "no bandwidth plot without a bandwidth test"
+    grep -q "no bandwidth test ran: $T/lat-bw.svg not written" "$T/lat.err" && ok "told why" ||
+        bad "not told that the bandwidth plot was left out: $(tail -3 "$T/lat.err")"
+fi
+
 # --- PNG through gnuplot: the file name and the titles are quoted for it
 if [ $nopshm = 0 ] && command -v gnuplot >/dev/null; then
     mkdir -p "$T/a dir"
@@ -272,6 +281,8 @@ usage "unknown scenario 'nope'" "$P" --instr-child nope
 command -v valgrind >/dev/null && usage "without pshmrun" "$R" -n 2 "$P" --instructions
 usage "needs a value" "$P" --iters
 command -v gnuplot >/dev/null || usage "gnuplot" "$P" --plot "$T/x.png"
+# An unwritable plot path is refused before the run, not after it.
+usage "--plot: cannot write /nonexistent-pshm-dir/x.svg" "$P" --plot /nonexistent-pshm-dir/x.svg
 usage "needs exactly 2 processes" "$R" -n 3 "$P" --quick
 usage "iters" "$R" -n 2 "$P" --iters x
 

@@ -88,7 +88,7 @@ P=$T/prefix
 if make -s -C "$B" install prefix="$P" >"$T/inst.log" 2>&1; then
     for f in include/shmem.h include/shmemx.h include/pshmem.h include/mpp/shmem.h \
              include/shmem_cxx.h lib/libpshmem.a lib/libpshmem.so \
-             lib/pkgconfig/pshmem.pc bin/oshcc bin/oshrun; do
+             lib/pkgconfig/pshmem.pc bin/oshcc bin/oshrun bin/oshinfo; do
         [ -e "$P/$f" ] || bad "make install did not install $f"
     done
     grep -q "^prefix=$P\$" "$P/lib/pkgconfig/pshmem.pc" || bad "pshmem.pc: $(cat "$P/lib/pkgconfig/pshmem.pc")"

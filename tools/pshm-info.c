@@ -20,6 +20,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/statvfs.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define MAX_PROCS_ROWS 16
@@ -283,6 +284,38 @@ static void print_fs(const char *label, const fs_info_t *f)
         printf("  %-22s %s: cannot tell (%s)\n", label, f->path, f->err);
 }
 
+/* The OpenSHMEM layer's variables, as its own oshinfo tells them: the
+ * oshinfo installed beside this program, or the build tree's. */
+static void print_shmem(void)
+{
+    char self[TOOL_PATH_MAX], cand[TOOL_PATH_MAX + 32];
+    static const char *const rel[] = {"oshinfo", "../shmem/tools/oshinfo"};
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    char *slash;
+
+    if (n <= 0)
+        return;
+    self[n] = '\0';
+    if ((slash = strrchr(self, '/')) == NULL)
+        return;
+    *slash = '\0';
+    for (size_t i = 0; i < ARRAY_LEN(rel); i++) {
+        snprintf(cand, sizeof cand, "%s/%s", self, rel[i]);
+        if (access(cand, X_OK) != 0)
+            continue;
+        printf("\nOpenSHMEM layer (%s --env)\n", cand);
+        fflush(stdout);
+        pid_t pid = fork();
+        if (pid == 0) {
+            execl(cand, cand, "--env", (char *)NULL);
+            _exit(127);
+        }
+        if (pid > 0)
+            while (waitpid(pid, NULL, 0) < 0 && errno == EINTR) {}
+        return;
+    }
+}
+
 static void print_text(void)
 {
     char a[32], b[32], c[32];
@@ -365,6 +398,7 @@ static void print_text(void)
             printf("  %6u  %-12s  %-28s  %s (%llu bytes)\n", r->procs, nodes, am, sz(b, r->seg),
                    (unsigned long long)r->seg);
     }
+    print_shmem();
 }
 
 /* ------------------------------------------------------------ JSON output */

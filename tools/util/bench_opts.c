@@ -282,6 +282,9 @@ void bench_parse_args(int argc, char **argv, bench_opts_t *opts, cpu_set_t *allo
     if (o->max_set && o->max_size < o->min_size)
         cli_usage_error("--max-size %llu is below --min-size %llu", (unsigned long long)o->max_size,
                         (unsigned long long)o->min_size);
+    /* Told before the run, not after minutes of it. */
+    if (o->plot && bench_plot_check(o->plot) < 0)
+        exit(2);
     if (o->plot && bench_plot_is_png(o->plot) && !bench_have_program("gnuplot"))
         cli_usage_error("--plot %s: PNG output needs gnuplot, which is not installed; "
                         "give a .svg file name instead", o->plot);

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #define KiB (1024ull)
 #define MiB (1024ull * 1024)
@@ -188,6 +189,31 @@ static int write_png(const char *file, const char *unit, const char *ylabel, con
     fprintf(p, "\nset logscale x 2\nset logscale y\nset xlabel 'message size (bytes)'\nset ylabel ");
     gp_str(p, ylabel);
     fprintf(p, "\nset key outside right\nset grid\n");
+    /* The panel's size range: a limit measured at one size only is drawn
+     * as a level across it (one point would draw no line). */
+    unsigned long long lo = 0, hi = 0;
+    for (size_t i = 0; i < nres; i++) {
+        unsigned long long z = res[i].row.size;
+        if (strcmp(res[i].row.unit, unit) != 0 || z == 0 || z == BENCH_NO_SIZE) continue;
+        if (lo == 0 || z < lo) lo = z;
+        if (z > hi) hi = z;
+    }
+    /* Tics at powers of 4 labelled 1, 4, ... 1K, 4K, ... 1M: gnuplot's own
+     * read 1.04858e+06 at 1 MiB and overlapped their neighbours. */
+    if (hi > lo) {
+        /* Steps of 4, or of 2 over a range of a few powers. */
+        unsigned long long step = hi / lo > 64 ? 4 : 2;
+        fprintf(p, "set format y '%%g'\nset xtics (");
+        int first = 1;
+        for (unsigned long long t = 1; t <= hi * 2 && t != 0; t *= step) {
+            if (t * step < lo) continue;
+            const char *suf = t >= MiB ? "M" : t >= KiB ? "K" : "";
+            unsigned long long v = t >= MiB ? t / MiB : t >= KiB ? t / KiB : t;
+            fprintf(p, "%s'%llu%s' %llu", first ? "" : ", ", v, suf, t);
+            first = 0;
+        }
+        fprintf(p, ")\n");
+    }
     if (ns == 0) fprintf(p, "set xrange [1:2]\nplot 1/0 notitle\n");
     for (int s = 0; s < ns; s++) {
         fprintf(p, "%s'-' with %s title ", s ? ", " : "plot ",
@@ -196,9 +222,16 @@ static int write_png(const char *file, const char *unit, const char *ylabel, con
         fputs(s + 1 < ns ? "" : "\n", p);
     }
     for (int s = 0; s < ns; s++) {
+        int npts = 0;
+        double y = 0;
         for (size_t i = 0; i < nres; i++)
-            if (strcmp(res[i].test, names[s]) == 0 && res[i].row.size > 0 && res[i].row.size != BENCH_NO_SIZE)
+            if (strcmp(res[i].test, names[s]) == 0 && res[i].row.size > 0 && res[i].row.size != BENCH_NO_SIZE) {
                 fprintf(p, "%llu %g\n", (unsigned long long)res[i].row.size, res[i].row.median);
+                y = res[i].row.median;
+                npts++;
+            }
+        if (npts == 1 && strncmp(names[s], "limit-", 6) == 0 && hi > lo)
+            fprintf(p, "%llu %g\n%llu %g\n", lo, y, hi, y);
         fprintf(p, "e\n");
     }
     int st = pclose(p);
@@ -215,20 +248,76 @@ int bench_plot_is_png(const char *file)
     return a >= b && strcmp(file + a - b, ".png") == 0;
 }
 
-int bench_write_plots(const char *file, const bench_result_t *results, size_t n)
+/* The bandwidth plot's name: `file` with "-bw" before the extension. */
+static int bw_name(const char *file, char *bw, size_t n)
 {
-    char bw[TOOL_PATH_MAX];
     const char *dot = strrchr(file, '.'), *slash = strrchr(file, '/');
-    res = results, nres = n;
     if (!dot || (slash && dot < slash)) dot = file + strlen(file);
-    if (snprintf(bw, sizeof bw, "%.*s-bw%s", (int)(dot - file), file, dot) >= (int)sizeof bw) {
+    if (snprintf(bw, n, "%.*s-bw%s", (int)(dot - file), file, dot) >= (int)n) {
         fprintf(stderr, "pshm-pingpong: --plot name too long\n");
         return -1;
     }
+    return 0;
+}
+
+/* Can `path` be written (created in its directory, or rewritten)? */
+static int writable(const char *path)
+{
+    char dir[TOOL_PATH_MAX];
+    const char *slash = strrchr(path, '/');
+
+    if (access(path, F_OK) == 0)
+        return access(path, W_OK) == 0 ? 0 : -errno;
+    if (slash == NULL)
+        snprintf(dir, sizeof dir, ".");
+    else if (slash == path)
+        snprintf(dir, sizeof dir, "/");
+    else
+        snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+    return access(dir, W_OK | X_OK) == 0 ? 0 : -errno;
+}
+
+int bench_plot_check(const char *file)
+{
+    char bw[TOOL_PATH_MAX];
+    const char *names[] = {file, bw};
+
+    if (bw_name(file, bw, sizeof bw) < 0)
+        return -1;
+    for (int i = 0; i < 2; i++) {
+        int e = writable(names[i]);
+        if (e < 0) {
+            fprintf(stderr, "pshm-pingpong: --plot: cannot write %s: %s\n", names[i], strerror(-e));
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int bench_write_plots(const char *file, const bench_result_t *results, size_t n)
+{
+    static const struct { const char *unit, *ylabel, *title; } panel[] = {
+        {"us", "one-way latency (us)", "pshm latency vs the machine's limits"},
+        {"GB/s", "bandwidth (GB/s)", "pshm bandwidth vs the machine's limits"},
+    };
+    char bw[TOOL_PATH_MAX];
+    const char *names[16];
+    res = results, nres = n;
+    if (bw_name(file, bw, sizeof bw) < 0)
+        return -1;
     int png = bench_plot_is_png(file);
     int (*w)(const char *, const char *, const char *, const char *) = png ? write_png : write_svg;
-    if (w(file, "us", "one-way latency (us)", "pshm latency vs the machine's limits") < 0 ||
-        w(bw, "GB/s", "bandwidth (GB/s)", "pshm bandwidth vs the machine's limits") < 0)
-        return -1;
+    for (int k = 0; k < 2; k++) {
+        const char *out = k ? bw : file;
+        /* A panel no test of the run fills is not written (an empty plot
+         * would pass for a result). */
+        if (series_of(panel[k].unit, names, 16) == 0) {
+            fprintf(stderr, "pshm-pingpong: no %s test ran: %s not written\n",
+                    k ? "bandwidth" : "latency", out);
+            continue;
+        }
+        if (w(out, panel[k].unit, panel[k].ylabel, panel[k].title) < 0)
+            return -1;
+    }
     return 0;
 }
