@@ -8,19 +8,19 @@
  * (the heap itself holds only user data); neighbours merge on free.
  * Each allocation ends with a barrier that implies quiet (shm_barrier):
  * after it returns on any PE, the object exists on every PE, and what each
- * PE sent before the call is complete. shmem_free begins with one: nobody still uses
- * the object when it goes. A call that performs no action (a size or
- * count of 0, shmem_free(NULL)) returns at once, without a barrier, as
- * OpenSHMEM 1.5 says.
+ * PE sent before the call is complete. shmem_free begins with one: nobody
+ * still uses the object when it goes. A call that performs no action (a
+ * size or count of 0, shmem_free(NULL)) returns at once, without a
+ * barrier, as OpenSHMEM 1.5 says.
  *
  * Alignment is decided on offsets alone, never on a PE's own addresses:
  * the heap starts at an address that is a multiple of heap.align_max (the
  * largest power of two not above its size) on every PE, so an offset that
  * is a multiple of an alignment up to that gives an aligned address
  * everywhere. pshm maps the segment where mmap chose (page-aligned only):
- * init maps my segment a second time (mremap of length 0: the same pages,
- * no storage more) where the heap's start is so aligned, and the layer uses
- * that view for my own copy.
+ * shm_heap_init maps my segment a second time (mremap of length 0: the
+ * same pages, no more storage) where the heap's start is so aligned, and
+ * the layer uses that view for my own copy.
  */
 #include "shmem_internal.h"
 
@@ -33,6 +33,10 @@
 /* Alignment of every block: a cache line, so that separate objects never
  * share one (false sharing between PEs' flags costs more than the bytes). */
 #define HEAP_ALIGN 64u
+
+/* The heap's start, after the scratch area, is page-aligned as the segment
+ * is, and so is the aligned view placed around it. */
+_Static_assert(SHM_SCRATCH_SIZE % 4096 == 0, "the scratch area is whole pages");
 
 typedef struct blk {
     struct blk *next, *prev;
@@ -174,7 +178,7 @@ static void *heap_alloc(const char *call, size_t size, size_t align)
 {
     size = round_size(size);
     if (align > heap.align_max)
-        return NULL; /* no offset in the heap is a multiple */
+        return NULL; /* the heap's start is not a multiple alike on every PE */
     for (blk_t *b = heap.head; b != NULL; b = b->next) {
         size_t pad;
         if (b->used)

@@ -266,7 +266,11 @@ void shm_env_print_vars(const shm_env_t *env, FILE *out) SHM_HIDDEN;
 /* SHMEM_INFO: the implementation's variables and values, on stdout. */
 void shm_env_print(const shm_env_t *env) SHM_HIDDEN;
 
-/* The symmetric heap's allocator (heap.c), over [base, base + size). */
+/* The symmetric heap's allocator (heap.c), over [base, base + size) in my
+ * segment, after the scratch area. init may map my segment a second time,
+ * where the heap's start is aligned for shmem_align, and then points
+ * shm_sym.mine and base[SHM_HEAP][me] and shm_scratch at that view (both
+ * views reach the same pages): called once the tables are built. */
 void shm_heap_init(void *base, size_t size) SHM_HIDDEN;
 void shm_heap_fini(void) SHM_HIDDEN;
 
