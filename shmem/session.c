@@ -26,9 +26,9 @@ void shmem_ctx_session_start(shmem_ctx_t ctx, long options,
 {
     static const char call[] = "shmem_ctx_session_start";
 
-    shm_check_init(call);
     if (ctx == SHMEM_CTX_INVALID)
-        return; /* no action (specification) */
+        return; /* no action, at once (specification) */
+    shm_check_init(call);
     if (options & ~SHMEM_CTX_SESSION_BATCH)
         shm_fatal(call, "options 0x%lx: unknown bits (known: SHMEM_CTX_SESSION_BATCH)",
                   options);
@@ -41,6 +41,7 @@ void shmem_ctx_session_start(shmem_ctx_t ctx, long options,
 
 void shmem_ctx_session_stop(shmem_ctx_t ctx)
 {
-    shm_check_init("shmem_ctx_session_stop");
-    (void)ctx; /* a stopped session, or none: no effect either (specification) */
+    /* A stopped session, or none: no effect either (specification). */
+    if (ctx != SHMEM_CTX_INVALID)
+        shm_check_init("shmem_ctx_session_stop");
 }

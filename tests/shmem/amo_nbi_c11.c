@@ -11,6 +11,15 @@
 static int me, npes, right;
 static shmem_ctx_t ctx;
 
+/* The generic call OP(ARGS...), with the context first when c is set. */
+#define BOTH(OP, ...)                                                            \
+    do {                                                                         \
+        if (c)                                                                   \
+            OP(ctx, __VA_ARGS__);                                                \
+        else                                                                     \
+            OP(__VA_ARGS__);                                                     \
+    } while (0)
+
 /* The fetch/swap/compare_swap/inc/add sequence on x of type T; c selects
  * the context form. */
 #define SEQ(T, N)                                                                \
@@ -20,12 +29,10 @@ static shmem_ctx_t ctx;
         T f = (T)0;                                                              \
         shmem_atomic_set(&x_##N, (T)10, right);                                  \
         shmem_barrier_all();                                                     \
-        if (c) shmem_atomic_fetch_nbi(ctx, &f, &x_##N, right);                   \
-        else shmem_atomic_fetch_nbi(&f, &x_##N, right);                          \
+        BOTH(shmem_atomic_fetch_nbi, &f, &x_##N, right);                         \
         shmem_quiet();                                                           \
         CHECK(f == (T)10, #N " fetch_nbi (ctx %d)", c);                          \
-        if (c) shmem_atomic_swap_nbi(ctx, &f, &x_##N, (T)20, right);             \
-        else shmem_atomic_swap_nbi(&f, &x_##N, (T)20, right);                    \
+        BOTH(shmem_atomic_swap_nbi, &f, &x_##N, (T)20, right);                   \
         shmem_quiet();                                                           \
         CHECK(f == (T)10, #N " swap_nbi (ctx %d)", c);                           \
         CHECK(shmem_atomic_fetch(&x_##N, right) == (T)20, #N " after swap_nbi"); \
@@ -37,20 +44,16 @@ static shmem_ctx_t ctx;
     {                                                                            \
         T f = (T)0;                                                              \
         seq_##N(c);                                                              \
-        if (c) shmem_atomic_compare_swap_nbi(ctx, &f, &x_##N, (T)20, (T)30, right); \
-        else shmem_atomic_compare_swap_nbi(&f, &x_##N, (T)20, (T)30, right);     \
+        BOTH(shmem_atomic_compare_swap_nbi, &f, &x_##N, (T)20, (T)30, right);    \
         shmem_quiet();                                                           \
         CHECK(f == (T)20, #N " compare_swap_nbi, equal (ctx %d)", c);            \
-        if (c) shmem_atomic_compare_swap_nbi(ctx, &f, &x_##N, (T)99, (T)40, right); \
-        else shmem_atomic_compare_swap_nbi(&f, &x_##N, (T)99, (T)40, right);     \
+        BOTH(shmem_atomic_compare_swap_nbi, &f, &x_##N, (T)99, (T)40, right);    \
         shmem_quiet();                                                           \
         CHECK(f == (T)30, #N " compare_swap_nbi, not equal (ctx %d)", c);        \
-        if (c) shmem_atomic_fetch_inc_nbi(ctx, &f, &x_##N, right);               \
-        else shmem_atomic_fetch_inc_nbi(&f, &x_##N, right);                      \
+        BOTH(shmem_atomic_fetch_inc_nbi, &f, &x_##N, right);                     \
         shmem_quiet();                                                           \
         CHECK(f == (T)30, #N " fetch_inc_nbi (ctx %d)", c);                      \
-        if (c) shmem_atomic_fetch_add_nbi(ctx, &f, &x_##N, (T)5, right);         \
-        else shmem_atomic_fetch_add_nbi(&f, &x_##N, (T)5, right);                \
+        BOTH(shmem_atomic_fetch_add_nbi, &f, &x_##N, (T)5, right);               \
         shmem_quiet();                                                           \
         CHECK(f == (T)31, #N " fetch_add_nbi (ctx %d)", c);                      \
         CHECK(shmem_atomic_fetch(&x_##N, right) == (T)36, #N " after fetch_add_nbi"); \
@@ -64,16 +67,13 @@ static shmem_ctx_t ctx;
         seq_int_##N(c);                                                          \
         shmem_atomic_set(&x_##N, (T)0xF0, right);                                \
         shmem_barrier_all();                                                     \
-        if (c) shmem_atomic_fetch_and_nbi(ctx, &f, &x_##N, (T)0x3C, right);      \
-        else shmem_atomic_fetch_and_nbi(&f, &x_##N, (T)0x3C, right);             \
+        BOTH(shmem_atomic_fetch_and_nbi, &f, &x_##N, (T)0x3C, right);            \
         shmem_quiet();                                                           \
         CHECK(f == (T)0xF0, #N " fetch_and_nbi (ctx %d)", c);                    \
-        if (c) shmem_atomic_fetch_or_nbi(ctx, &f, &x_##N, (T)0x05, right);       \
-        else shmem_atomic_fetch_or_nbi(&f, &x_##N, (T)0x05, right);              \
+        BOTH(shmem_atomic_fetch_or_nbi, &f, &x_##N, (T)0x05, right);             \
         shmem_quiet();                                                           \
         CHECK(f == (T)0x30, #N " fetch_or_nbi (ctx %d)", c);                     \
-        if (c) shmem_atomic_fetch_xor_nbi(ctx, &f, &x_##N, (T)0xFF, right);      \
-        else shmem_atomic_fetch_xor_nbi(&f, &x_##N, (T)0xFF, right);             \
+        BOTH(shmem_atomic_fetch_xor_nbi, &f, &x_##N, (T)0xFF, right);            \
         shmem_quiet();                                                           \
         CHECK(f == (T)0x35, #N " fetch_xor_nbi (ctx %d)", c);                    \
         CHECK(shmem_atomic_fetch(&x_##N, right) == (T)0xCA, #N " after fetch_xor_nbi"); \
