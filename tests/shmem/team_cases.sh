@@ -24,6 +24,7 @@ team_errors() {
         expect_err "is not a valid team (never created, or destroyed)"
     job 1 "$n" "$P" ptr-pe && expect_err "shmem: shmem_team_ptr: pe is $n; the team has PEs 0 to $((n - 1))"
     job 1 "$n" "$P" ctx-pe && expect_err "shmem: shmem_ctx_long_p: pe is 1; the team has PEs 0 to 0"
+    job 1 "$n" "$P" ctx-invalid && expect_err "shmem: shmem_ctx_long_p: ctx is SHMEM_CTX_INVALID"
     job 1 "$n" "$P" destroy-world && expect_err "shmem: shmem_team_destroy: SHMEM_TEAM_WORLD cannot be destroyed"
     job 1 "$n" "$P" destroy-shared && expect_err "shmem: shmem_team_destroy: SHMEM_TEAM_SHARED cannot be destroyed"
     job 1 "$n" "$P" config-mask &&

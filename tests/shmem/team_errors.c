@@ -36,6 +36,8 @@ int main(int argc, char **argv)
             shmem_ctx_long_p(ctx, &x, 1, 1); /* the team has one PE */
         }
         shmem_barrier_all();
+    } else if (!strcmp(c, "ctx-invalid")) {
+        shmem_ctx_long_p(SHMEM_CTX_INVALID, &x, 1, 0);
     } else if (!strcmp(c, "destroy-world")) {
         shmem_team_destroy(SHMEM_TEAM_WORLD);
     } else if (!strcmp(c, "destroy-shared")) {
