@@ -14,6 +14,10 @@
  * already in the next barrier stores a larger epoch, which still satisfies
  * the slower waiter; it cannot get two barriers ahead, as it would need this
  * PE's signal of the next barrier first.
+ *
+ * The barrier itself (coll_dbar) runs over any set of PEs of one supernode
+ * on any zeroed lines: here the supernode's PEs on the scratch area's
+ * first lines, and each team's members on its slot's (team_sync.c).
  */
 #include "coll.h"
 

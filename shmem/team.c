@@ -12,7 +12,6 @@
  */
 #include "team.h"
 
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,16 +24,12 @@ unsigned long team_free_slots;
 #define TEAM_ALL_SLOTS \
     (TEAM_SLOTS_MAX == 8 * sizeof(long) ? ~0UL : (1UL << TEAM_SLOTS_MAX) - 1)
 
-void team_check(const char *call, shmem_team_t team)
+void team_check_fail(const char *call, shmem_team_t team)
 {
-    uintptr_t off = (uintptr_t)team - (uintptr_t)team_pool;
-
     shm_check_init(call);
     if (team == SHMEM_TEAM_INVALID)
         shm_fatal(call, "team is SHMEM_TEAM_INVALID; a valid team is needed");
-    if (off >= sizeof team_pool || off % sizeof team_pool[0] != 0 || !team->live)
-        shm_fatal(call, "team %p is not a valid team (never created, or destroyed)",
-                  (void *)team);
+    shm_fatal(call, "team %p is not a valid team (never created, or destroyed)", (void *)team);
 }
 
 const coll_set_t *team_set(const char *call, shmem_team_t team)

@@ -19,6 +19,8 @@
 
 #include "coll.h"
 
+#include <stdint.h>
+
 /* Scratch area layout (SHM_SCRATCH_SIZE bytes at the start of the heap):
  *   [0, TEAM_SLOTS_OFFSET)                 shmem_barrier_all's lines
  *   TEAM_SLOTS_OFFSET + k * TEAM_SLOT_SIZE  team slot k (k < TEAM_SLOTS_MAX)
@@ -96,9 +98,21 @@ static inline void *team_pwrk(shmem_team_t team)
  * the teams are a static array indexed by slot). */
 extern struct shmem_team_s team_pool[TEAM_SLOTS_MAX] SHM_HIDDEN;
 
-/* shm_fatal unless team is a live team (SHMEM_TEAM_INVALID included):
- * the message names call and says which. */
-void team_check(const char *call, shmem_team_t team) SHM_HIDDEN;
+/* team_check's message: names call and says what is wrong with team. */
+_Noreturn void team_check_fail(const char *call, shmem_team_t team) SHM_HIDDEN;
+/* shm_fatal unless the layer is initialized and team is a live team
+ * (SHMEM_TEAM_INVALID included). Inline, no division: an address inside
+ * the pool whose entry says it is this slot's, and live. */
+static inline void team_check(const char *call, shmem_team_t team)
+{
+    uintptr_t off = (uintptr_t)team - (uintptr_t)team_pool;
+
+    if (SHM_UNLIKELY(!shm.initialized ||
+                     off > sizeof team_pool - sizeof team_pool[0] ||
+                     (unsigned)team->slot >= TEAM_SLOTS_MAX ||
+                     &team_pool[team->slot] != team || !team->live))
+        team_check_fail(call, team);
+}
 
 /* The world PE of team member i (0 <= i < size, checked: fatal naming call
  * and the valid range). */

@@ -12,26 +12,34 @@
  */
 #include "team.h"
 
-void team_sync(const char *call, shmem_team_t team)
+/* Inline in both callers: shmem_team_sync pays no second call. */
+static inline void sync_team(const char *call, shmem_team_t team)
 {
-    coll_span_t *sp = team_span_next(call, team); /* checks the handle */
+    coll_span_t *sp;
 
-    if (team->bar.rounds == 0 && sp == NULL) {
-        /* A team of one: nobody to wait for; still a full fence, as
-         * coll_sync's for an active set of one. */
-        atomic_thread_fence(memory_order_seq_cst);
+    team_check(call, team);
+    sp = team->span;
+    if (SHM_LIKELY(sp == NULL)) {
+        if (team->bar.rounds > 0)
+            coll_dbar(&team->bar);
+        else /* a team of one: still a full fence, as coll_sync's for one */
+            atomic_thread_fence(memory_order_seq_cst);
         return;
     }
+    sp->seq++; /* team_span_next's step: the leaders' message tags */
     coll_dbar(&team->bar);
-    if (sp == NULL)
-        return;
     if (sp->local.me == 0)
         coll_net_sync(call, sp);
     coll_dbar(&team->bar);
 }
 
+void team_sync(const char *call, shmem_team_t team)
+{
+    sync_team(call, team);
+}
+
 int shmem_team_sync(shmem_team_t team)
 {
-    team_sync("shmem_team_sync", team);
+    sync_team("shmem_team_sync", team);
     return 0;
 }

@@ -97,7 +97,7 @@ if make -s -C "$B" install prefix="$P" >"$T/inst.log" 2>&1; then
     esac
     # libpshmem.so: OpenSHMEM and legacy names only.
     extra=$(nm -D --defined-only "$P/lib/libpshmem.so" | awk '$2 ~ /^[TDBRVW]$/ { sub(/@.*/, "", $3); print $3 }' |
-            grep -Ev '^(shmem_|pshmem_|start_pes$|_my_pe$|_num_pes$|shmalloc$|shfree$|shrealloc$|shmemalign$|SHMEM_CTX_DEFAULT$|PSHMEM_)')
+            grep -Ev '^(shmem_|pshmem_|start_pes$|_my_pe$|_num_pes$|shmalloc$|shfree$|shrealloc$|shmemalign$|SHMEM_CTX_DEFAULT$|SHMEM_TEAM_WORLD$|SHMEM_TEAM_SHARED$|PSHMEM_)')
     [ -z "$extra" ] && ok "libpshmem.so exports only OpenSHMEM names" || bad "libpshmem.so also exports: $extra"
     nm -D --defined-only "$P/lib/libpshmem.so" | grep -q ' T shmem_long_atomic_fetch_add@' ||
         bad "libpshmem.so does not export shmem_long_atomic_fetch_add"
