@@ -144,8 +144,7 @@ static int team_scan(const char *call, shmem_team_t team, void *dest, const void
     coll_span_t *sp;
     size_t n;
 
-    shm_check_init(call);
-    s = team_set(call, team);
+    s = team_set(call, team); /* checks init too */
     sp = team_span_next(call, team);
     if (nelems == 0)
         return 0;
