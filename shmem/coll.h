@@ -52,8 +52,8 @@ _Static_assert(SHMEM_BARRIER_SYNC_SIZE >= COLL_SYNC_SLOTS &&
 _Static_assert(sizeof(long) == sizeof(atomic_long), "pSync slots are used as atomic_long");
 
 /* An active set: PE of member i is start + i * stride, or pes[i] when pes
- * is not NULL (one supernode's members of a set, ascending); `me` is my
- * index. */
+ * is not NULL (one supernode's members of a set, or a team given by its
+ * list, in set order); `me` is my index. */
 typedef struct coll_set {
     int start;
     int stride;

@@ -11,16 +11,10 @@
  */
 #include "team.h"
 
-static const coll_set_t *team_enter(const char *call, shmem_team_t team)
-{
-    shm_check_init(call);
-    return team_set(call, team);
-}
-
 static int team_bcast(const char *call, shmem_team_t team, void *dest, const void *source,
                       size_t nelems, size_t esize, int root)
 {
-    const coll_set_t *s = team_enter(call, team);
+    const coll_set_t *s = team_set(call, team);
     size_t n = coll_bytes(call, nelems, esize);
 
     coll_bcast_run(call, s, team_span_next(call, team), dest, source, n, root,
@@ -31,7 +25,7 @@ static int team_bcast(const char *call, shmem_team_t team, void *dest, const voi
 static int team_collect(const char *call, shmem_team_t team, void *dest, const void *source,
                         size_t nelems, size_t esize, int fixed)
 {
-    const coll_set_t *s = team_enter(call, team);
+    const coll_set_t *s = team_set(call, team);
 
     coll_collect_run(call, s, team_span_next(call, team), dest, source, nelems, esize,
                      team_psync(team), fixed);
@@ -41,7 +35,7 @@ static int team_collect(const char *call, shmem_team_t team, void *dest, const v
 static int team_alltoalls(const char *call, shmem_team_t team, void *dest, const void *source,
                           ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t esize)
 {
-    const coll_set_t *s = team_enter(call, team);
+    const coll_set_t *s = team_set(call, team);
 
     coll_alltoalls_run(call, s, team_span_next(call, team), dest, source, dst, sst, nelems,
                        esize, team_psync(team));

@@ -12,8 +12,7 @@ static int team_reduce(const char *call, shmem_team_t team, void *dest, const vo
 {
     const coll_set_t *s;
 
-    shm_check_init(call);
-    s = team_set(call, team);
+    s = team_set(call, team); /* checks init too */
     coll_reduce_run(call, s, team_span_next(call, team), dest, source, nreduce, esize, combine,
                     team_pwrk(team), team_psync(team));
     return 0;

@@ -15,9 +15,10 @@
  * Across supernodes (members of one supernode need not be contiguous in
  * team order): after a sync within each supernode, its leader copies its
  * members' sources and swaps them with the other leaders (one message per
- * pair, coll_net_exchange); then it walks the members in team order with
- * one running sum, up to its own last member, and stores each of its
- * members' prefix straight into that member's dest, mapped here. A second
+ * pair, coll_net_exchange, with the sources the receiver needs: those of
+ * the members before its last one); then it walks the members in team
+ * order with one running sum, up to its own last member, and stores each
+ * of its members' prefix straight into that member's dest, mapped here. A second
  * sync within the supernode lets the members go.
  *
  * 0 on success; an invalid team is fatal (team_set), as in coll_team.c.
@@ -91,7 +92,20 @@ static void *scan_alloc(const char *call, size_t n, size_t size)
     return p;
 }
 
-/* The leader's part across supernodes. */
+/* How many of supernode g's members come before member `bound` in team
+ * order (they are listed in team order). */
+static int members_before(const coll_span_t *sp, int g, int bound)
+{
+    int c = 0;
+
+    while (sp->first[g] + c < sp->first[g + 1] && sp->idx[sp->first[g] + c] < bound)
+        c++;
+    return c;
+}
+
+/* The leader's part across supernodes. A leader needs the sources of the
+ * members before its own last one only: each sends another leader the
+ * first of its members' sources up to that leader's last member. */
 static void leader_scan(const char *call, const coll_set_t *s, coll_span_t *sp, void *dest,
                         const void *source, size_t nelems, size_t esize, coll_combine_fn add,
                         int ex)
@@ -111,9 +125,9 @@ static void leader_scan(const char *call, const coll_set_t *s, coll_span_t *sp, 
                shm_remote_range(call, source, n, coll_pe(l, k)), n);
     for (int g = 0; g < nn; g++) {
         buf[g] = all + (size_t)sp->first[me] * n;
-        len[g] = (size_t)l->size * n;
+        len[g] = (size_t)members_before(sp, me, sp->idx[sp->first[g + 1] - 1]) * n;
         buf[nn + g] = all + (size_t)sp->first[g] * n;
-        len[nn + g] = (size_t)(sp->first[g + 1] - sp->first[g]) * n;
+        len[nn + g] = (size_t)members_before(sp, g, last) * n;
     }
     coll_net_exchange(call, sp, COLL_STEP_DATA, buf, len, buf + nn, len + nn);
     for (int j = 0; j < sp->size; j++)
@@ -144,8 +158,7 @@ static int team_scan(const char *call, shmem_team_t team, void *dest, const void
     coll_span_t *sp;
     size_t n;
 
-    shm_check_init(call);
-    s = team_set(call, team);
+    s = team_set(call, team); /* checks init too */
     sp = team_span_next(call, team);
     if (nelems == 0)
         return 0;

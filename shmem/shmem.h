@@ -955,6 +955,13 @@ SHMEM_API_ void shmem_udcflush_line(void *dest) SHMEM_DEPRECATED_;
 #define shmem_test_some_vector(ivars, nelems, indices, status, cmp, values) \
     SHMEM_GEN_SYNC_(test_some_vector, ivars)(ivars, nelems, indices, status, cmp, values)
 
+/* shmem_sync(team) is shmem_team_sync (1.5's C11 form); with four
+ * arguments it stays the active-set routine (the macro does not expand
+ * its own name again). */
+#define SHMEM_C11_sync_1(team) shmem_team_sync(team)
+#define SHMEM_C11_sync_4(start, log, size, psync) shmem_sync(start, log, size, psync)
+#define shmem_sync(...) SHMEM_C11_(sync, __VA_ARGS__)
+
 /* Team collectives (1.5, 1.6): the data pointer, the second argument,
  * picks the typed routine. The fixed-size and size_t/ptrdiff_t names are
  * these C types, so a pointer to them selects the same routine. */

@@ -5,6 +5,8 @@
 #   errors_cases N          tests/shmem/errors's cases on N PEs
 #   coll_errors_messages P  tests/shmem/coll_errors's misuse cases on P PEs
 #   coll_errors_deaths N    a PE dying in a barrier, a reduction, a lock
+#   tcoll_errors_messages P tests/shmem/tcoll_errors's misuse cases of the team
+#                           collectives on P PEs
 #   told_once N TEXT        the last job's stderr has one "shmem:" line, from
 #                           shmem_init, with TEXT
 
@@ -38,11 +40,12 @@ errors_cases() {
     fi
 }
 
-# expect_coll N MODE TEXT [WHO]: the job fails with TEXT on stderr, and no PE
-# (or only the PE WHO, the one that erred, where the others' call is complete
-# without it and their output may or may not be flushed) went on.
+# expect_coll N MODE TEXT [WHO]: the job (of tests/shmem/$COLL_PROG,
+# coll_errors by default) fails with TEXT on stderr, and no PE (or only the
+# PE WHO, the one that erred, where the others' call is complete without it
+# and their output may or may not be flushed) went on.
 expect_coll() {
-    job nz "$1" "$B/tests/shmem/coll_errors" "$2" || return
+    job nz "$1" "$B/tests/shmem/${COLL_PROG:-coll_errors}" "$2" || return
     expect_err "$3"
     if grep -q "^PE ${4:-[0-9]*}: .*returned" "$T/out"; then
         bad "$2: a PE went on after the error:"
@@ -83,4 +86,19 @@ told_once() {
         bad "$1 PEs: expected one line 'shmem: shmem_init: ...$2', got $got; stderr:"
         sed 's/^/    /' "$T/err" | tail -10
     fi
+}
+
+tcoll_errors_messages() {
+    local P=$1 COLL_PROG=tcoll_errors
+    expect_coll "$P" invalid "shmem: shmem_int_broadcast: team is SHMEM_TEAM_INVALID"
+    expect_coll "$P" generic "shmem: shmem_int_sum_reduce: team is SHMEM_TEAM_INVALID"
+    expect_coll "$P" destroyed "shmem: shmem_long_sum_exscan: team 0x"
+    expect_coll "$P" root "shmem: shmem_broadcastmem: PE_root is $P; it is a member's index, 0 to $((P - 1))"
+    expect_coll "$P" strides "shmem: shmem_alltoallsmem: dst is 0"
+    expect_coll "$P" overlap "shmem: shmem_int_sum_reduce: dest"
+    expect_coll "$P" scan-overlap "shmem: shmem_long_sum_inscan: dest"
+    expect_coll "$P" collect-overlap "shmem: shmem_fcollectmem: dest"
+    expect_coll "$P" local "shmem: shmem_int_collect:"
+    # The same calls, well formed, return 0.
+    job 0 "$P" "$B/tests/shmem/tcoll_errors" none && expect_out "PE 0: none returned 0"
 }

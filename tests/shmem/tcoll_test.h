@@ -61,6 +61,8 @@ static void tc_make_teams(void)
         t->pe = malloc((size_t)t->size * sizeof(int));
         for (int i = 0; i < t->size; i++)
             t->pe[i] = shmem_team_translate_pe(t->team, i, SHMEM_TEAM_WORLD);
+        /* The C11 form of shmem_team_sync, beside the active-set shmem_sync. */
+        CT_CHECK(shmem_sync(t->team) == 0, "shmem_sync(%s) did not return 0", t->name);
     }
 }
 
