@@ -93,6 +93,35 @@ void coll_wait_ge(atomic_long *p, long v) SHM_HIDDEN;
 void coll_bar_init(void) SHM_HIDDEN;
 void coll_bar_fini(void) SHM_HIDDEN;
 
+/* The epoch dissemination barrier of shmem_barrier_all (coll_barrier_all.c)
+ * over any set of PEs of this supernode: one cache line per round on each
+ * member, written by that round's one sender (the epoch it entered) and read
+ * by the owner alone. shmem_barrier_all runs one over the supernode's PEs,
+ * each team one over its members of this supernode (team_sync.c). */
+typedef struct coll_lines {
+    struct {
+        _Alignas(64) atomic_llong epoch; /* last barrier the sender of round k signalled */
+        char pad[64 - sizeof(atomic_llong)];
+    } round[COLL_ROUNDS_MAX];
+} coll_lines_t;
+_Static_assert(sizeof(coll_lines_t) == 64 * COLL_ROUNDS_MAX, "one line per round");
+
+typedef struct coll_dbar {
+    unsigned rounds;
+    long long epoch;                    /* barriers this PE has entered */
+    atomic_llong *out[COLL_ROUNDS_MAX]; /* round k's line on member me + 2^k */
+    atomic_llong *in[COLL_ROUNDS_MAX];  /* round k's line here */
+} coll_dbar_t;
+
+/* Sets b up over the members of s (all of this supernode) on the lines at
+ * the symmetric address `lines`, zero on every member (epoch 0: no barrier
+ * yet); fatal (naming call) for a set larger than 2^COLL_ROUNDS_MAX. */
+void coll_dbar_init(coll_dbar_t *b, const char *call, const coll_set_t *s,
+                    coll_lines_t *lines) SHM_HIDDEN;
+/* One barrier: every member's stores before it are visible to every member
+ * after it (release/acquire on the lines). */
+void coll_dbar(coll_dbar_t *b) SHM_HIDDEN;
+
 /* Barrier over the set on pSync slots 3 and up (dissemination: in round k
  * member i signals member i + 2^k and waits for member i - 2^k, so two PEs
  * need one signal each way). Orders memory, but does not quiet. */
@@ -135,6 +164,11 @@ typedef struct coll_span {
 coll_span_t *coll_span(const char *call, const coll_set_t *s) SHM_HIDDEN;
 /* Frees every span (shmem_finalize). */
 void coll_span_fini(void) SHM_HIDDEN;
+/* The span of s, built for the caller to keep (a team's, whose set may be
+ * an explicit list), outside coll_span's table; seq starts at `seq`.
+ * coll_span_free frees one (NULL: nothing). */
+coll_span_t *coll_span_new(const char *call, const coll_set_t *s, unsigned seq) SHM_HIDDEN;
+void coll_span_free(coll_span_t *sp) SHM_HIDDEN;
 
 /* The leaders' messages (coll_net.c), over MPI; every call below is made by
  * the set's leaders only, and returns when this leader's part is done. Waits
@@ -165,6 +199,14 @@ enum { COLL_STEP_SYNC = 0, COLL_STEP_BCAST = 40, COLL_STEP_COUNTS, COLL_STEP_DAT
  * members, then their leaders over MPI, then each supernode's again. */
 void coll_sync_span(const char *call, const coll_set_t *s, coll_span_t *sp,
                     long *pSync) SHM_HIDDEN;
+
+/* The reduction kernel of shmem_long_and_to_all over s (sp: its span, or
+ * NULL within one supernode) on the given pSync and pWrk, for the layer's
+ * own use (a team split agreeing on a free slot): dest and source are
+ * symmetric and checked by the caller. */
+void coll_reduce_and_long(const char *call, long *dest, const long *source, int nreduce,
+                          const coll_set_t *s, coll_span_t *sp, void *pWrk,
+                          long *pSync) SHM_HIDDEN;
 
 /* nelems * esize, fatal (naming call) if it overflows. */
 size_t coll_bytes(const char *call, size_t nelems, size_t esize) SHM_HIDDEN;

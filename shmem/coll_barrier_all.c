@@ -17,56 +17,48 @@
  */
 #include "coll.h"
 
-#include <stdint.h>
-
-/* The scratch area of one PE. One line per round, each written by one
- * sender and read by its owner alone. */
-struct coll_scratch {
-    struct {
-        _Alignas(64) atomic_llong epoch; /* last barrier the sender of round k signalled */
-        char pad[64 - sizeof(atomic_llong)];
-    } round[COLL_ROUNDS_MAX];
-};
-_Static_assert(sizeof(struct coll_scratch) == 64 * COLL_ROUNDS_MAX, "one line per round");
-_Static_assert(sizeof(struct coll_scratch) <= SHM_SCRATCH_SIZE,
+/* The scratch area of one PE starts with the barrier's lines. */
+_Static_assert(sizeof(coll_lines_t) <= SHM_SCRATCH_SIZE,
                "the barrier lines fit in the layer's scratch area");
 
 static struct {
     int ready;
-    unsigned rounds;
-    long long epoch;                    /* barriers this PE has entered */
-    atomic_llong *out[COLL_ROUNDS_MAX]; /* round k's line on PE me + 2^k */
-    atomic_llong *in[COLL_ROUNDS_MAX];  /* round k's line here */
+    coll_dbar_t b; /* over my supernode's PEs (the job's when it is one) */
 } bar;
+
+void coll_dbar_init(coll_dbar_t *b, const char *call, const coll_set_t *s, coll_lines_t *lines)
+{
+    int n = s->size;
+
+    b->rounds = 0;
+    while (b->rounds < COLL_ROUNDS_MAX && (1 << b->rounds) < n)
+        b->rounds++;
+    if ((1 << b->rounds) < n)
+        shm_fatal(call, "%d PEs; the barrier handles at most %d", n, 1 << COLL_ROUNDS_MAX);
+    for (unsigned k = 0; k < b->rounds; k++) {
+        int to = (s->me + (1 << k)) % n;
+        coll_lines_t *peer = shm_remote(call, lines, coll_pe(s, to));
+
+        b->out[k] = &peer->round[k].epoch;
+        b->in[k] = &lines->round[k].epoch;
+    }
+    /* The lines are zero on every member: epoch 0 is "no barrier yet". */
+    b->epoch = 0;
+}
 
 void coll_bar_init(void)
 {
-    struct coll_scratch *mine = shm_scratch;
     /* The PEs this barrier spans: the job, or my supernode's. */
-    int n = shm.multi ? shm.node_npes : shm.npes, me = 0;
+    coll_set_t s = {0, 1, shm.npes, shm.me, NULL};
 
     if (shm.multi) {
-        while (shm.node_pes[me] != shm.me)
-            me++;
-    } else {
-        me = shm.me;
+        s.size = shm.node_npes;
+        s.pes = shm.node_pes;
+        s.me = 0;
+        while (shm.node_pes[s.me] != shm.me)
+            s.me++;
     }
-    bar.rounds = 0;
-    while (bar.rounds < COLL_ROUNDS_MAX && (1 << bar.rounds) < n)
-        bar.rounds++;
-    if ((1 << bar.rounds) < n)
-        shm_fatal("shmem_init", "%d PEs; the barrier handles at most %d", n,
-                  1 << COLL_ROUNDS_MAX);
-    for (unsigned k = 0; k < bar.rounds; k++) {
-        int to = (me + (1 << k)) % n;
-        struct coll_scratch *peer =
-            shm_remote("shmem_init", shm_scratch, shm.multi ? shm.node_pes[to] : to);
-
-        bar.out[k] = &peer->round[k].epoch;
-        bar.in[k] = &mine->round[k].epoch;
-    }
-    /* The area is zero on every PE at init: epoch 0 is "no barrier yet". */
-    bar.epoch = 0;
+    coll_dbar_init(&bar.b, "shmem_init", &s, shm_scratch);
     bar.ready = 1;
 }
 
@@ -87,17 +79,17 @@ static int coll_epoch_cond(void *arg)
     return atomic_load_explicit(w->p, memory_order_acquire) >= w->v;
 }
 
-static void node_barrier(void)
+void coll_dbar(coll_dbar_t *b)
 {
-    long long epoch = ++bar.epoch;
+    long long epoch = ++b->epoch;
 
-    for (unsigned k = 0; k < bar.rounds; k++) {
+    for (unsigned k = 0; k < b->rounds; k++) {
         /* Release: this PE's stores, and all it learned in earlier rounds,
          * are visible to whoever acquires this line. */
-        atomic_store_explicit(bar.out[k], epoch, memory_order_release);
+        atomic_store_explicit(b->out[k], epoch, memory_order_release);
         /* Acquire: pairs with the sender's release above. */
-        if (atomic_load_explicit(bar.in[k], memory_order_acquire) < epoch) {
-            struct coll_epoch_wait w = {bar.in[k], epoch};
+        if (atomic_load_explicit(b->in[k], memory_order_acquire) < epoch) {
+            struct coll_epoch_wait w = {b->in[k], epoch};
 
             shm_wait(coll_epoch_cond, &w);
         }
@@ -106,12 +98,12 @@ static void node_barrier(void)
 
 static void coll_barrier_all(void)
 {
-    node_barrier();
+    coll_dbar(&bar.b);
     if (SHM_LIKELY(!shm.multi))
         return;
     if (shm.node_leader == shm.me)
         coll_net_barrier_all();
-    node_barrier();
+    coll_dbar(&bar.b);
 }
 
 void shmem_barrier_all(void)

@@ -18,6 +18,7 @@
  * MPI.
  */
 #include "coll.h"
+#include "team.h"
 
 /* shmem_init's and shmem_finalize's hooks (weak references there). They
  * live here because every collective uses this file: a statically linked
@@ -28,10 +29,12 @@ void shm_coll_init(void)
     if (shm.multi)
         coll_net_init();
     coll_bar_init();
+    team_init();
 }
 
 void shm_coll_fini(void)
 {
+    team_fini();
     coll_bar_fini();
     coll_span_fini();
     if (shm.multi)

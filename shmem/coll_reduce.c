@@ -216,3 +216,12 @@ SHMEM_REDUCE_BITWISE_TYPES(COLL_ISUM_)
 SHMEM_REDUCE_BITWISE_TYPES(COLL_IPROD_)
 COLL_REAL_TYPES(COLL_SUM_)
 COLL_REAL_TYPES(COLL_PROD_)
+
+void coll_reduce_and_long(const char *call, long *dest, const long *source, int nreduce,
+                          const coll_set_t *s, coll_span_t *sp, void *pWrk, long *pSync)
+{
+    if (sp != NULL)
+        reduce_span(call, dest, source, nreduce, sizeof(long), coll_long_and, sp, pWrk, pSync);
+    else
+        reduce_local(call, dest, source, nreduce, sizeof(long), coll_long_and, s, pWrk, pSync);
+}

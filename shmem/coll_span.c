@@ -97,6 +97,26 @@ coll_span_t *coll_span(const char *call, const coll_set_t *s)
     return sp;
 }
 
+coll_span_t *coll_span_new(const char *call, const coll_set_t *s, unsigned seq)
+{
+    coll_span_t *sp = span_build(call, s);
+
+    sp->seq = seq;
+    return sp;
+}
+
+void coll_span_free(coll_span_t *sp)
+{
+    if (sp == NULL)
+        return;
+    free((void *)sp->local.pes);
+    free(sp->leader);
+    free(sp->first);
+    free(sp->idx);
+    free(sp->node_of);
+    free(sp);
+}
+
 void coll_span_fini(void)
 {
     for (unsigned h = 0; h < SPAN_BUCKETS; h++) {
@@ -104,12 +124,7 @@ void coll_span_fini(void)
             coll_span_t *sp = spans[h];
 
             spans[h] = sp->next;
-            free((void *)sp->local.pes);
-            free(sp->leader);
-            free(sp->first);
-            free(sp->idx);
-            free(sp->node_of);
-            free(sp);
+            coll_span_free(sp);
         }
     }
 }

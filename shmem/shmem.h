@@ -409,6 +409,25 @@ SHMEM_API_ extern shmem_team_t SHMEM_TEAM_SHARED;
 /* Team management (team.c): queries, splits, destroy, team contexts,
  * team pointers.
  */
+SHMEM_API_ int shmem_team_my_pe(shmem_team_t team);
+SHMEM_API_ int shmem_team_n_pes(shmem_team_t team);
+SHMEM_API_ int shmem_team_get_config(shmem_team_t team, long config_mask,
+                                     shmem_team_config_t *config);
+SHMEM_API_ int shmem_team_translate_pe(shmem_team_t src_team, int src_pe,
+                                       shmem_team_t dest_team);
+SHMEM_API_ int shmem_team_split_strided(shmem_team_t parent_team, int start, int stride,
+                                        int size, const shmem_team_config_t *config,
+                                        long config_mask, shmem_team_t *new_team);
+SHMEM_API_ int shmem_team_split_2d(shmem_team_t parent_team, int xrange,
+                                   const shmem_team_config_t *xaxis_config, long xaxis_mask,
+                                   shmem_team_t *xaxis_team,
+                                   const shmem_team_config_t *yaxis_config, long yaxis_mask,
+                                   shmem_team_t *yaxis_team);
+SHMEM_API_ void shmem_team_destroy(shmem_team_t team);
+SHMEM_API_ int shmem_team_sync(shmem_team_t team);
+SHMEM_API_ void *shmem_team_ptr(shmem_team_t team, const void *dest, int pe);
+SHMEM_API_ int shmem_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t *ctx);
+SHMEM_API_ int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t *team);
 
 /* -------------------------------------------------- team collectives */
 

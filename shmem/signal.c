@@ -9,7 +9,7 @@
  * store (SET) or a locked add (ADD). The waiter's acquire load of the signal
  * (shmem_signal_wait_until, shmem_uint64_wait_until) pairs with it.
  */
-#include "shmem_internal.h"
+#include "team.h"
 
 #include <stdatomic.h>
 
@@ -54,11 +54,12 @@ static void put_signal(const char *call, void *dest, const void *src, size_t nel
     { put_signal("shmem_" #N "_put_signal_nbi", d, s, n, sizeof(T), sa, sg, op, pe); } \
     void shmem_ctx_##N##_put_signal(shmem_ctx_t c, T *d, const T *s, size_t n,   \
                                     uint64_t *sa, uint64_t sg, int op, int pe)   \
-    { (void)c; put_signal("shmem_ctx_" #N "_put_signal", d, s, n, sizeof(T), sa, sg, op, pe); } \
+    { put_signal("shmem_ctx_" #N "_put_signal", d, s, n, sizeof(T), sa, sg, op,  \
+                 CTX_PE(#N "_put_signal")); }                                    \
     void shmem_ctx_##N##_put_signal_nbi(shmem_ctx_t c, T *d, const T *s, size_t n, \
                                         uint64_t *sa, uint64_t sg, int op, int pe) \
-    { (void)c; put_signal("shmem_ctx_" #N "_put_signal_nbi", d, s, n, sizeof(T), sa, sg, op, \
-                          pe); }
+    { put_signal("shmem_ctx_" #N "_put_signal_nbi", d, s, n, sizeof(T), sa, sg, op, \
+                 CTX_PE(#N "_put_signal_nbi")); }
 SHMEM_RMA_TYPES(PUT_SIGNAL)
 
 #define PUT_SIGNAL_SIZE(S, BYTES)                                                \
@@ -70,10 +71,12 @@ SHMEM_RMA_TYPES(PUT_SIGNAL)
     { put_signal("shmem_put" #S "_signal_nbi", d, s, n, BYTES, sa, sg, op, pe); } \
     void shmem_ctx_put##S##_signal(shmem_ctx_t c, void *d, const void *s, size_t n, \
                                    uint64_t *sa, uint64_t sg, int op, int pe)    \
-    { (void)c; put_signal("shmem_ctx_put" #S "_signal", d, s, n, BYTES, sa, sg, op, pe); } \
+    { put_signal("shmem_ctx_put" #S "_signal", d, s, n, BYTES, sa, sg, op,       \
+                 CTX_PE("put" #S "_signal")); }                                  \
     void shmem_ctx_put##S##_signal_nbi(shmem_ctx_t c, void *d, const void *s, size_t n, \
                                        uint64_t *sa, uint64_t sg, int op, int pe) \
-    { (void)c; put_signal("shmem_ctx_put" #S "_signal_nbi", d, s, n, BYTES, sa, sg, op, pe); }
+    { put_signal("shmem_ctx_put" #S "_signal_nbi", d, s, n, BYTES, sa, sg, op,   \
+                 CTX_PE("put" #S "_signal_nbi")); }
 PUT_SIGNAL_SIZE(8, 1)
 PUT_SIGNAL_SIZE(16, 2)
 PUT_SIGNAL_SIZE(32, 4)

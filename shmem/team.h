@@ -38,6 +38,22 @@ struct team_slot {
 };
 _Static_assert(sizeof(struct team_slot) == TEAM_SLOT_SIZE, "a slot is TEAM_SLOT_SIZE bytes");
 
+/* What the team core keeps in a slot's bar bytes: shmem_team_sync's lines
+ * (the epoch barrier of shmem_barrier_all, over the team's members of this
+ * supernode), then a split's slot agreement: this PE's free-slot mask (the
+ * reduction's source) and the parent's AND of them (its dest), on their own
+ * line, for the splits that take this team as their parent. */
+struct team_bar {
+    coll_lines_t lines;
+    _Alignas(64) long split_free;
+    long split_agreed;
+};
+_Static_assert(sizeof(struct team_bar) <= sizeof(((struct team_slot *)0)->bar),
+               "the team core's state fits in a slot's bar bytes");
+_Static_assert(TEAM_SLOTS_MAX <= 8 * sizeof(long), "a long holds a bit per slot");
+
+struct shmem_ctx_s;
+
 struct shmem_team_s {
     coll_set_t set;             /* members as world PEs; set.me: my index */
     int slot;                   /* its slot in the scratch area */
@@ -47,6 +63,11 @@ struct shmem_team_s {
     long config_mask;
     int nctx;                   /* contexts created from it and not destroyed */
     int predefined;             /* WORLD or SHARED: never destroyed */
+    /* The team core's own (team.c, team_split.c, team_sync.c, ctx.c): */
+    int live;                   /* a valid team on this PE (not destroyed) */
+    int *own_pes;               /* set.pes when this team allocated it, else NULL */
+    coll_dbar_t bar;            /* shmem_team_sync's barrier over my supernode's members */
+    struct shmem_ctx_s *ctxs;   /* its contexts, linked through their `next` */
 };
 
 /* The team's set, fatal (naming call) for SHMEM_TEAM_INVALID or a handle
@@ -70,6 +91,58 @@ static inline void *team_pwrk(shmem_team_t team)
 {
     return team->sync->pwrk;
 }
+
+/* The handle of slot k (a team's handle never changes while it lives:
+ * the teams are a static array indexed by slot). */
+extern struct shmem_team_s team_pool[TEAM_SLOTS_MAX] SHM_HIDDEN;
+
+/* shm_fatal unless team is a live team (SHMEM_TEAM_INVALID included):
+ * the message names call and says which. */
+void team_check(const char *call, shmem_team_t team) SHM_HIDDEN;
+
+/* The world PE of team member i (0 <= i < size, checked: fatal naming call
+ * and the valid range). */
+int team_world_pe(const char *call, shmem_team_t team, int i) SHM_HIDDEN;
+
+/* Member index of world PE pe in team, -1 if it is not a member. */
+int team_index_of(shmem_team_t team, int pe) SHM_HIDDEN;
+
+/* Makes slot k a live team over set s (a copy; pes, if not NULL, becomes
+ * the team's to free): its sync state, its span. Not collective. */
+void team_setup(shmem_team_t t, int k, const coll_set_t *s, int *own_pes) SHM_HIDDEN;
+/* Drops team t on this PE (its contexts, span, list); its slot is free again. */
+void team_drop(shmem_team_t t) SHM_HIDDEN;
+/* The slots free on this PE, a bit each (slot k: bit k). */
+extern unsigned long team_free_slots SHM_HIDDEN;
+
+/* A context (ctx.c): an ordering scope (every context orders as the
+ * default one does here) and the team whose PE numbers its point-to-point
+ * routines take. */
+struct shmem_ctx_s {
+    long options;
+    shmem_team_t team;        /* SHMEM_TEAM_WORLD for shmem_ctx_create's */
+    struct shmem_ctx_s *next; /* the team's other contexts */
+};
+/* Destroys every context of team t (quiet first), as shmem_team_destroy
+ * does (SOS: private ones too). */
+void ctx_drop_team(shmem_team_t t) SHM_HIDDEN;
+/* ctx_pe's slow path: checks ctx and pe (fatal naming call), translates. */
+int ctx_team_pe(const char *call, shmem_ctx_t ctx, int pe) SHM_HIDDEN;
+/* The world PE of PE pe of ctx's team, for a shmem_ctx_* routine: one
+ * compare for a context of SHMEM_TEAM_WORLD (its handle is &team_pool[0], a
+ * link-time constant), the team's table otherwise. */
+static inline int ctx_pe(const char *call, shmem_ctx_t ctx, int pe)
+{
+    if (SHM_LIKELY(ctx != NULL && ctx->team == &team_pool[0]))
+        return pe;
+    return ctx_team_pe(call, ctx, pe);
+}
+
+/* In a shmem_ctx_<what> routine whose context is c and PE pe: the world PE. */
+#define CTX_PE(what) ctx_pe("shmem_ctx_" what, c, pe)
+
+/* shmem_team_sync's barrier (team_sync.c), for the layer's own use too. */
+void team_sync(const char *call, shmem_team_t team) SHM_HIDDEN;
 
 /* Set up WORLD and SHARED (collective, inside shmem_init after the heap is
  * mapped); drop every team (shmem_finalize). */
