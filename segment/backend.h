@@ -9,10 +9,12 @@
 #include "segment/segment.h"
 
 /* -EEXIST for an object found at `name`, owned by uid `owner` (-1: unknown,
- * SEG_OWNER_OTHER: another user's, uid unreadable): the advice to run
- * pshm-cleanup, or, for another user's, what is wrong. */
+ * SEG_OWNER_OTHER: another user's, uid unreadable), of st_mode `mode` (0:
+ * unknown): the advice to run pshm-cleanup; for another user's, what is
+ * wrong; for a link, FIFO or directory, which pshm-cleanup leaves alone, to
+ * remove it by hand. */
 #define SEG_OWNER_OTHER (-2L)
-int seg_exists_err(const char *what, const char *name, long owner);
+int seg_exists_err(const char *what, const char *name, long owner, unsigned mode);
 /* Free bytes of the file system holding `dir` (statvfs), 0 if unknown. */
 int seg_fs_avail(const char *dir, uint64_t *bytes);
 /* True if `m` is a pshm header of job `tag` created by this uid. */

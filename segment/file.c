@@ -63,9 +63,9 @@ int seg_be_create(seg_obj_t *o, const pshm_cfg_t *cfg, const char *name, size_t 
     seg_create_end(o, &mask);
     if (fd < 0) {
         struct stat st;
-        rc = errno == EEXIST ? seg_exists_err("file", shown,
-                                              fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0
-                                                  ? (long)st.st_uid : -1)
+        int known = errno == EEXIST && fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0;
+        rc = errno == EEXIST ? seg_exists_err("file", shown, known ? (long)st.st_uid : -1,
+                                              known ? (unsigned)st.st_mode : 0)
                              : pshm_err(-errno, "cannot create %s: %s; %s", shown,
                                         strerror(errno),
                                         seg_open_advice(errno, "set GASNET_TMPDIR to a "

@@ -60,8 +60,9 @@ int seg_be_create(seg_obj_t *o, const pshm_cfg_t *cfg, const char *name, size_t 
             struct stat st;
             char path[SEG_NAME_MAX + 16];
             snprintf(path, sizeof path, SHM_DIR "%s", pname);
-            return seg_exists_err("shared memory object", pname,
-                                  lstat(path, &st) == 0 ? (long)st.st_uid : -1);
+            int known = lstat(path, &st) == 0;
+            return seg_exists_err("shared memory object", path, known ? (long)st.st_uid : -1,
+                                  known ? (unsigned)st.st_mode : 0);
         }
         return pshm_err(-errno, "cannot create shared memory object %s in " SHM_DIR ": %s; %s",
                         pname, strerror(errno),

@@ -35,8 +35,12 @@ int seg_fs_avail(const char *dir, uint64_t *bytes)
     return 0;
 }
 
-int seg_exists_err(const char *what, const char *name, long owner)
+int seg_exists_err(const char *what, const char *name, long owner, unsigned mode)
 {
+    const char *kind = S_ISLNK(mode) ? "a symbolic link" : S_ISFIFO(mode) ? "a FIFO"
+                     : S_ISDIR(mode) ? "a directory" : S_ISSOCK(mode) ? "a socket"
+                     : S_ISCHR(mode) || S_ISBLK(mode) ? "a device node" : NULL;
+
     /* pshm-cleanup removes only the caller's objects: for another user's, its
      * advice would be wrong. Names carry our uid, so such an object was put
      * there on purpose, at a name that could be foreseen. */
@@ -49,6 +53,12 @@ int seg_exists_err(const char *what, const char *name, long owner)
                         "root to remove it, and use an unpredictable job tag (let pshm draw "
                         "one)", what, name, who, (unsigned)geteuid(), who);
     }
+    if (kind != NULL)
+        return pshm_err(-EEXIST,
+                        "%s already exists at the name of %s and is %s, not a pshm object; it "
+                        "was not touched, and pshm-cleanup leaves such things alone: remove it "
+                        "by hand (rm %s) if nothing of yours needs it, or use another job tag",
+                        name, what, kind, name);
     return pshm_err(-EEXIST,
                     "%s %s already exists (left by a job that died, or a job tag in use "
                     "twice); it was not touched: remove stale objects with pshm-cleanup",

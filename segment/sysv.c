@@ -65,7 +65,7 @@ static int create_err(int e, const char *shown, uint32_t shown_key, size_t len)
     uint64_t shmmni = sys_read_u64("/proc/sys/kernel/shmmni");
     pshm_fmt_size(a, sizeof a, len);
     sysv_usage(&segs, &pages);
-    if (e == EEXIST) return seg_exists_err("SysV segment", shown, sysv_owner(shown_key));
+    if (e == EEXIST) return seg_exists_err("SysV segment", shown, sysv_owner(shown_key), 0);
     if (e == EINVAL)
         return pshm_err(-EINVAL, "cannot create SysV segment %s of %s: exceeds kernel.shmmax=%llu "
                         "bytes; raise it with sysctl -w kernel.shmmax=%zu, or ask for a smaller "

@@ -327,6 +327,12 @@ static void preexisting(fj_hub_t *h, const char *what, planter_t plant, int n)
             (strstr(msg, "belongs to uid 65534") == NULL || strstr(msg, "pshm-cleanup") != NULL))
             FAIL("%s: rank %d's message \"%s\" does not say that uid 65534 owns it, or sends "
                  "the user to pshm-cleanup, which cannot remove it", what, r, msg);
+        /* pshm-cleanup skips links and FIFOs: the advice is to remove it by hand. */
+        if ((plant == plant_fifo || plant == plant_symlink) && !PSHM_BACKEND_SYSV &&
+            (strstr(msg, plant == plant_fifo ? "is a FIFO" : "is a symbolic link") == NULL ||
+             strstr(msg, "pshm-cleanup leaves such things alone: remove it by hand") == NULL))
+            FAIL("%s: rank %d's message \"%s\" does not say what is there and that "
+                 "pshm-cleanup will not remove it", what, r, msg);
     }
     obj_path(path, sizeof path, name);
     if (plant == obj_plant || plant == plant_other_user) {

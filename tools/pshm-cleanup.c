@@ -53,6 +53,7 @@ static struct {
 
 static struct {
     int stale;      /* objects whose creator is dead (removed or to remove) */
+    int skipped;    /* things at pshm names that were listed as skipped */
     int removed;
     int in_use;
     int young;      /* stale but younger than --older-than */
@@ -151,6 +152,7 @@ static void print_obj(const char *status, const char *type, uid_t owner, const p
 static void print_skip(bool always, const char *shown, const char *why)
 {
     if (opt.verbose < 0 || (!always && opt.verbose < 1)) return;
+    tally.skipped++;
     print_header();
     printf("%-12s %-5s %-7s %-8s %9s %5s %-16s %4s %-12s %s  (%s)\n", "skipped", "-", "-", "-",
            "-", "-", "-", "-", "-", shown, why);
@@ -704,8 +706,12 @@ int main(int argc, char **argv)
 
     if (opt.verbose >= 0) {
         if (tally.stale == 0 && tally.in_use == 0 && tally.young == 0 && tally.failed == 0 &&
-            tally.unjudged == 0)
+            tally.unjudged == 0 && tally.skipped == 0)
             printf("no pshm objects found\n");
+        else if (tally.stale == 0 && tally.in_use == 0 && tally.young == 0 && tally.failed == 0 &&
+                 tally.unjudged == 0)
+            /* What was listed is not pshm's to remove: not "none found". */
+            printf("no pshm object to remove; %d skipped (listed above)\n", tally.skipped);
         else
             printf("%d stale object%s %s, %d in use, %d too young, %d could not be removed%s\n",
                    opt.list || opt.dry_run ? tally.stale : tally.removed,
