@@ -715,6 +715,9 @@ int seg_dir_remove_tag(const char *dir, const char *tag)
     if ((rc = seg_make_name(prefix, sizeof prefix, tag, SEG_KIND_SEGMENT, 0)) < 0) return rc;
     prefix[strlen(prefix) - 2] = 0; /* "pshm.<uid>.<tag>." */
     DIR *d = opendir(dir);
+    /* No such directory (a bad GASNET_TMPDIR the job already refused): no
+     * object of the job can be in it. */
+    if (!d && (errno == ENOENT || errno == ENOTDIR)) return 0;
     if (!d) return pshm_err(-errno, "cannot list %s: %s", dir, strerror(errno));
     struct dirent *e;
     while ((e = readdir(d)) != NULL) {
