@@ -333,13 +333,20 @@ static int attach_segsize(pshm_ctx_t *ctx, size_t asked, uint64_t region_len,
     if (rc < 0 && region_len + SEG_HDR_SIZE <= room->obj_max &&
         seg_max_size_room(&ctx->cfg, ctx->nm.node_size, ctx->nm.host_size, SEG_HDR_SIZE, room,
                           &max, NULL, NULL, 0) == 0) {
-        /* Without the queues there would be room: they are what to lower. */
-        char q[32], e[32];
-        return pshm_err(rc, "the message queues of %d processes need %s, more than this host "
-                        "can give (GASNET_PSHMNET_QUEUE_DEPTH=%u, GASNET_PSHMNET_QUEUE_MEMORY=%s "
-                        "per process); lower them", ctx->nm.node_size,
-                        pshm_fmt_size(q, sizeof q, region_len),
-                        (unsigned)ctx->cfg.queue_depth,
+        /* Without the queues there would be room: they are what to lower,
+         * or the limit the first check names (the store, say) to raise. */
+        char q[32], e[32], s[32];
+        const char *lim = strstr(why, "the limit is ");
+        if (asked == PSHM_SEGSIZE_MAX)
+            snprintf(s, sizeof s, "the largest");
+        else
+            pshm_fmt_size(s, sizeof s, (uint64_t)asked);
+        return pshm_err(rc, "the message queues of %d processes need %s, and each asked for a "
+                        "segment of %s besides, more than this host can give%s%s; or lower "
+                        "the queues (GASNET_PSHMNET_QUEUE_DEPTH=%u, GASNET_PSHMNET_QUEUE_MEMORY=%s "
+                        "per process)", ctx->nm.node_size,
+                        pshm_fmt_size(q, sizeof q, region_len), s, lim ? ": " : "",
+                        lim ? lim : "", (unsigned)ctx->cfg.queue_depth,
                         pshm_fmt_size(e, sizeof e, ctx->cfg.queue_memory));
     }
     if (rc < 0)
