@@ -28,11 +28,13 @@ void shm_coll_init(void)
     if (shm.multi)
         coll_net_init();
     coll_bar_init();
+    coll_sync_init();
 }
 
 void shm_coll_fini(void)
 {
     coll_bar_fini();
+    coll_sync_fini();
     coll_span_fini();
     if (shm.multi)
         coll_net_fini();
