@@ -64,6 +64,7 @@ struct pshm_ctx {
     int cpu_sharers;             /* this host's processes whose masks meet mine, me too */
     bool oversubscribed;         /* more of them than usable CPUs: waits yield */
     uint32_t spin_max;           /* a wait's steps spin while fewer (ctx_wait_policy) */
+    bool wait_sleeps;            /* AUTO: a wait longer than a hand-off sleeps (live.c) */
     /* The supernode's control line in the shared region while attached
      * (NULL before): the abort word. */
     pshm_control_t *control;
@@ -123,7 +124,9 @@ static inline int ctx_local(const pshm_ctx_t *ctx, int rank) { return ctx->nm.lo
 /* ----------------------------------------------------------------- waiting */
 
 /* Sets ctx->spin_max from GASNET_WAIT_MODE and ctx->oversubscribed: the
- * steps of a wait spin while fewer (always: UINT32_MAX; never: 0). */
+ * steps of a wait spin while fewer (always: UINT32_MAX; never: 0); and
+ * ctx->wait_sleeps for AUTO, whose waits sleep once they have lasted
+ * longer than a hand-off (the slow step's clock tells). */
 void ctx_wait_policy(pshm_ctx_t *ctx);
 /* The clock is read every CTX_SPIN_CHECK + 1 spins. */
 #define CTX_SPIN_CHECK 255u
