@@ -63,8 +63,10 @@ struct pshm_ctx {
     int ncores;                  /* CPUs usable: affinity mask and cgroup quota */
     int cpu_sharers;             /* this host's processes whose masks meet mine, me too */
     bool oversubscribed;         /* more of them than usable CPUs: waits yield */
+    /* AUTO: a wait longer than a hand-off sleeps (live.c). In the padding
+     * before spin_max: the fields after it keep their lines. */
+    bool wait_sleeps;
     uint32_t spin_max;           /* a wait's steps spin while fewer (ctx_wait_policy) */
-    bool wait_sleeps;            /* AUTO: a wait longer than a hand-off sleeps (live.c) */
     /* The supernode's control line in the shared region while attached
      * (NULL before): the abort word. */
     pshm_control_t *control;
