@@ -138,7 +138,9 @@ int ctx_wait_step_slow(pshm_ctx_t *ctx, uint32_t n);
  * One step of a wait for another process: PAUSE while spinning is allowed,
  * else sched_yield(); every ~1 ms also checks that no peer died and the job
  * was not aborted. Returns 0 to go on waiting, or -ESRCH / -ECANCELED with the
- * message set. `spins` is the caller's counter, zero at the start of the wait.
+ * message set. `spins` is the caller's counter, zero at the start of the wait
+ * and again after each poll that ran messages: AUTO's sleeps follow an idle
+ * stretch, not a long wait full of messages (a server waiting for its last).
  * Inline, its common case a compare and a PAUSE: it runs between every two
  * polls of a wait, so its length is part of how late a message is seen.
  */
