@@ -35,7 +35,8 @@ usage() {
     echo "  --ours-only  do not look for Open MPI"
     echo "  --hog N      run N busy-looping processes beside the benchmark (1..64):"
     echo "               a node shared with other programs; rows pingpong, barrier,"
-    echo "               sbarrier unless BENCH-ARGS has --only; no 4-PE run"
+    echo "               sbarrier unless BENCH-ARGS has --only; batches of 1000 calls,"
+    echo "               their mean; no 4-PE run"
     echo "  BENCH-ARGS   passed to shmem-bench (see its --help)"
 }
 while [ $# -gt 0 ]; do
@@ -154,10 +155,14 @@ if [ -n "$user_only" ]; then
 fi
 # Beside hogs: the waits' rows, 2 PEs (4 PEs on 2 CPUs measure the
 # scheduler already). A busy loop of the shell is a hog no build needs.
+# A call's time then swings 1000x between the moments both PEs run and the
+# others: fixed batches and their mean (a throughput), not the median of
+# batches grown to 200 us (which sees only the first).
 hog_only=""
 if [ "$hogs" -gt 0 ]; then
     run4=no
-    [ -n "$user_only" ] || hog_only="--only ^(pingpong|barrier|sbarrier)$"
+    hog_only="--calls 1000 --reps 9 --mean"
+    [ -n "$user_only" ] || hog_only="$hog_only --only ^(pingpong|barrier|sbarrier)$"
     h=0
     while [ "$h" -lt "$hogs" ]; do
         sh -c 'while :; do :; done' &
@@ -185,8 +190,10 @@ while [ "$i" -le "$runs" ]; do
 done
 
 stop_hogs
+each=median
+[ "$hogs" = 0 ] || each=mean
 echo "shmem-bench side by side: $runs round(s); ns per call, the median over"
-echo "the rounds of each run's median; machine-limit targets from same-run ratios"
+echo "the rounds of each run's $each; machine-limit targets from same-run ratios"
 [ "$hogs" = 0 ] || echo "beside $hogs busy-looping processes (load average at the end: $(cut -d' ' -f1-3 /proc/loadavg))"
 sort -u "$work/placement"
 
