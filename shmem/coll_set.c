@@ -232,17 +232,20 @@ static void sync_forget(void)
     sync_last.pSync = NULL;
 }
 
-static void sync_call(const char *call, int PE_start, int logPE_stride, int PE_size,
-                      long *pSync)
+static inline int sync_again(int PE_start, int logPE_stride, int PE_size, long *pSync)
+{
+    return pSync == sync_last.pSync && PE_start == sync_last.start &&
+           logPE_stride == sync_last.log && PE_size == sync_last.size;
+}
+
+/* A call that is not the last one again: the checks, then a new plan (or,
+ * for a set over several supernodes or of one PE, coll_sync_span). */
+static void sync_first(const char *call, int PE_start, int logPE_stride, int PE_size,
+                       long *pSync)
 {
     coll_set_t s;
     coll_span_t *sp;
 
-    if (SHM_LIKELY(pSync == sync_last.pSync && PE_start == sync_last.start &&
-                   logPE_stride == sync_last.log && PE_size == sync_last.size)) {
-        sync_run(&sync_last.plan);
-        return;
-    }
     coll_set_init(&s, call, PE_start, logPE_stride, PE_size);
     sp = coll_span(call, &s);
     if (sp != NULL || s.size == 1) {
@@ -260,7 +263,10 @@ static void sync_call(const char *call, int PE_start, int logPE_stride, int PE_s
 void shmem_sync(int PE_start, int logPE_stride, int PE_size, long *pSync)
 {
     shm_check_init("shmem_sync");
-    sync_call("shmem_sync", PE_start, logPE_stride, PE_size, pSync);
+    if (SHM_LIKELY(sync_again(PE_start, logPE_stride, PE_size, pSync)))
+        sync_run(&sync_last.plan);
+    else
+        sync_first("shmem_sync", PE_start, logPE_stride, PE_size, pSync);
 }
 
 void shmem_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync)
@@ -269,5 +275,8 @@ void shmem_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync)
     /* The barrier implies quiet: this PE's puts are complete when others
      * leave it. */
     shmem_quiet();
-    sync_call("shmem_barrier", PE_start, logPE_stride, PE_size, pSync);
+    if (SHM_LIKELY(sync_again(PE_start, logPE_stride, PE_size, pSync)))
+        sync_run(&sync_last.plan);
+    else
+        sync_first("shmem_barrier", PE_start, logPE_stride, PE_size, pSync);
 }
