@@ -182,15 +182,6 @@ void ctx_wait_policy(pshm_ctx_t *ctx)
                                                  : 0;
 }
 
-static int live_check_at(pshm_ctx_t *ctx, uint64_t now)
-{
-    /* Several threads may wait at once: the deadline is a hint, relaxed. */
-    if (now < __atomic_load_n(&ctx->next_live_check_ns, __ATOMIC_RELAXED))
-        return 0;
-    __atomic_store_n(&ctx->next_live_check_ns, now + LIVE_CHECK_PERIOD_NS, __ATOMIC_RELAXED);
-    return live_check(ctx, -1);
-}
-
 /*
  * AUTO's slow step. A wait that lasts longer than WAIT_WINDOW_NS is not a
  * hand-off any more: the process it waits for is not running, most often
@@ -202,8 +193,9 @@ static int live_check_at(pshm_ctx_t *ctx, uint64_t now)
  * The sleeps start short and double, so a wait for a slow peer on a quiet
  * machine is late by at most WAIT_SLEEP_MAX_NS plus the timer's slack.
  */
-static void wait_slow_auto(pshm_ctx_t *ctx, uint32_t n, uint64_t now)
+static void wait_slow_auto(pshm_ctx_t *ctx, uint32_t n)
 {
+    uint64_t now = pshm_now_ns();
     struct timespec ts;
 
     /* The first slow step of this wait: the spinning one's 256th, the
@@ -226,21 +218,28 @@ static void wait_slow_auto(pshm_ctx_t *ctx, uint32_t n, uint64_t now)
         wait_now.sleep_ns *= 2;
 }
 
+/* The liveness check stays a call of live_check_paced (reading the clock
+ * again): pshm-pingpong --instructions takes its clock-paced cost out of
+ * the count by that name. */
 int ctx_wait_step_slow(pshm_ctx_t *ctx, uint32_t n)
 {
-    uint64_t now = pshm_now_ns();
-
     if (ctx->wait_sleeps)
-        wait_slow_auto(ctx, n, now);
+        wait_slow_auto(ctx, n);
     else if (n < ctx->spin_max)
         pshm_cpu_relax(); /* the spin that reads the clock */
     else
         /* More processes than usable CPUs: the one we wait for may need this one. */
         sched_yield();
-    return live_check_at(ctx, now);
+    return live_check_paced(ctx);
 }
 
 int live_check_paced(pshm_ctx_t *ctx)
 {
-    return live_check_at(ctx, pshm_now_ns());
+    /* Several threads may wait at once: the deadline is a hint, relaxed. */
+    uint64_t now = pshm_now_ns();
+
+    if (now < __atomic_load_n(&ctx->next_live_check_ns, __ATOMIC_RELAXED))
+        return 0;
+    __atomic_store_n(&ctx->next_live_check_ns, now + LIVE_CHECK_PERIOD_NS, __ATOMIC_RELAXED);
+    return live_check(ctx, -1);
 }
