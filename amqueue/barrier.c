@@ -73,7 +73,9 @@ int pshm_node_barrier(pshm_ctx_t *ctx)
                 msg_rc = rc;
                 snprintf(msg, sizeof msg, "%s", pshm_last_error());
             }
-            if (rc <= 0 && (rc = ctx_wait_step(ctx, &spins)) < 0)
+            if (rc > 0)
+                spins = 0; /* messages ran: an idle stretch starts again */
+            else if ((rc = ctx_wait_step(ctx, &spins)) < 0)
                 return pshm_err_prefix(rc, "pshm_node_barrier");
         }
     }

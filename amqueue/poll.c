@@ -761,7 +761,9 @@ int pshm_wait_until(pshm_ctx_t *ctx, int (*cond)(void *arg), void *arg)
         rc = poll_inline(ctx, 3u, false);
         if (rc < 0)
             return rc;
-        if (rc == 0 && (rc = ctx_wait_step(ctx, &spins)) < 0)
+        if (rc > 0)
+            spins = 0; /* messages ran: an idle stretch starts again (sleeps follow one) */
+        else if ((rc = ctx_wait_step(ctx, &spins)) < 0)
             return rc;
     }
     return 0;

@@ -147,8 +147,10 @@ int amq_wait_room(pshm_ctx_t *ctx, int net, uint32_t *spins)
 
     if (rc < 0)
         return rc;
-    if (rc > 0)
+    if (rc > 0) {
+        *spins = 0; /* messages ran: an idle stretch starts again */
         return 0;
+    }
     return ctx_wait_step(ctx, spins);
 }
 

@@ -63,6 +63,9 @@ struct pshm_ctx {
     int ncores;                  /* CPUs usable: affinity mask and cgroup quota */
     int cpu_sharers;             /* this host's processes whose masks meet mine, me too */
     bool oversubscribed;         /* more of them than usable CPUs: waits yield */
+    /* AUTO: a wait longer than a hand-off sleeps (live.c). In the padding
+     * before spin_max: the fields after it keep their lines. */
+    bool wait_sleeps;
     uint32_t spin_max;           /* a wait's steps spin while fewer (ctx_wait_policy) */
     /* The supernode's control line in the shared region while attached
      * (NULL before): the abort word. */
@@ -123,7 +126,9 @@ static inline int ctx_local(const pshm_ctx_t *ctx, int rank) { return ctx->nm.lo
 /* ----------------------------------------------------------------- waiting */
 
 /* Sets ctx->spin_max from GASNET_WAIT_MODE and ctx->oversubscribed: the
- * steps of a wait spin while fewer (always: UINT32_MAX; never: 0). */
+ * steps of a wait spin while fewer (always: UINT32_MAX; never: 0); and
+ * ctx->wait_sleeps for AUTO, whose waits sleep once they have lasted
+ * longer than a hand-off (the slow step's clock tells). */
 void ctx_wait_policy(pshm_ctx_t *ctx);
 /* The clock is read every CTX_SPIN_CHECK + 1 spins. */
 #define CTX_SPIN_CHECK 255u
@@ -133,7 +138,9 @@ int ctx_wait_step_slow(pshm_ctx_t *ctx, uint32_t n);
  * One step of a wait for another process: PAUSE while spinning is allowed,
  * else sched_yield(); every ~1 ms also checks that no peer died and the job
  * was not aborted. Returns 0 to go on waiting, or -ESRCH / -ECANCELED with the
- * message set. `spins` is the caller's counter, zero at the start of the wait.
+ * message set. `spins` is the caller's counter, zero at the start of the wait
+ * and again after each poll that ran messages: AUTO's sleeps follow an idle
+ * stretch, not a long wait full of messages (a server waiting for its last).
  * Inline, its common case a compare and a PAUSE: it runs between every two
  * polls of a wait, so its length is part of how late a message is seen.
  */

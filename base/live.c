@@ -23,6 +23,20 @@
 
 #define LIVE_CHECK_PERIOD_NS 1000000ull /* waits and polls look at most every 1 ms */
 #define SPINBLOCK_SPINS 20000u          /* SPINBLOCK: spin this long, then yield */
+/* AUTO: a wait that has spun (or yielded) this long without its condition
+ * sleeps, WAIT_SLEEP_MIN_NS at first, doubling up to WAIT_SLEEP_MAX_NS
+ * (README.PSHM 8.5: why, and the figures that chose them). */
+#define WAIT_WINDOW_NS 100000ull
+#define WAIT_SLEEP_MIN_NS 1000u
+#define WAIT_SLEEP_MAX_NS 100000u
+
+/* The wait this thread is in: when its first slow step ran, and its next
+ * sleep. A wait inside a wait (a send waiting for room from a handler)
+ * restarts them, which only delays the outer one's sleeping. */
+static _Thread_local struct {
+    uint64_t since;
+    uint32_t sleep_ns;
+} wait_now;
 
 uint64_t pshm_now_ns(void)
 {
@@ -159,6 +173,7 @@ void ctx_wait_policy(pshm_ctx_t *ctx)
 {
     int mode = ctx->cfg.wait_mode;
 
+    ctx->wait_sleeps = mode == WAIT_AUTO;
     if (mode == WAIT_AUTO)
         ctx->spin_max = ctx->oversubscribed ? 0 : UINT32_MAX;
     else
@@ -167,9 +182,50 @@ void ctx_wait_policy(pshm_ctx_t *ctx)
                                                  : 0;
 }
 
+/*
+ * AUTO's slow step. A wait that lasts longer than WAIT_WINDOW_NS is not a
+ * hand-off any more: the process it waits for is not running, most often
+ * because other programs hold the CPUs (the count of this host's processes
+ * cannot see them). Spinning then holds a CPU that process may be queued
+ * for, and sched_yield gives it to whatever the scheduler picks next, for
+ * a whole time slice (EEVDF puts the yielder last). A sleep leaves the run
+ * queue, and a sleeper comes back ahead of the programs that ran meanwhile.
+ * The sleeps start short and double, so a wait for a slow peer on a quiet
+ * machine is late by at most WAIT_SLEEP_MAX_NS plus the timer's slack.
+ */
+static void wait_slow_auto(pshm_ctx_t *ctx, uint32_t n)
+{
+    uint64_t now = pshm_now_ns();
+    struct timespec ts;
+
+    /* The first slow step of this wait: the spinning one's 256th, the
+     * yielding one's first. */
+    if (n == (ctx->spin_max != 0 ? CTX_SPIN_CHECK + 1 : 1u)) {
+        wait_now.since = now;
+        wait_now.sleep_ns = WAIT_SLEEP_MIN_NS;
+    }
+    if (now - wait_now.since < WAIT_WINDOW_NS) {
+        if (ctx->spin_max != 0)
+            pshm_cpu_relax();
+        else
+            sched_yield();
+        return;
+    }
+    ts.tv_sec = 0;
+    ts.tv_nsec = wait_now.sleep_ns;
+    nanosleep(&ts, NULL);
+    if (wait_now.sleep_ns < WAIT_SLEEP_MAX_NS)
+        wait_now.sleep_ns *= 2;
+}
+
+/* The liveness check stays a call of live_check_paced (reading the clock
+ * again): pshm-pingpong --instructions takes its clock-paced cost out of
+ * the count by that name. */
 int ctx_wait_step_slow(pshm_ctx_t *ctx, uint32_t n)
 {
-    if (n < ctx->spin_max)
+    if (ctx->wait_sleeps)
+        wait_slow_auto(ctx, n);
+    else if (n < ctx->spin_max)
         pshm_cpu_relax(); /* the spin that reads the clock */
     else
         /* More processes than usable CPUs: the one we wait for may need this one. */

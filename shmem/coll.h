@@ -16,10 +16,15 @@
  *   slot 0  collect: this PE's element count, published for the others
  *   slot 1  broadcast: "the root's source is ready"
  *   slot 2  broadcast: acks to the root, "copied"
- *   slot 3 + k  sync: the signal of round k (dissemination)
+ *   slot 3 + k  sync: round k's signal (dissemination), a sender's 1st, 3rd...
  *   slot 19     a job on several supernodes: the byte count a supernode's
  *               leader hands each member with the data (collect), stored
  *               as is and set back by the member that reads it
+ *   slot 20 + k sync: round k's signal, a sender's 2nd, 4th...
+ * The sync's slots hold flags, not counts (coll_set.c): a signal is one
+ * store, and the two slots of a round take the signals of one sender by
+ * turns, so that its next signal never lands where the last one is still
+ * being cleared.
  * Each kind of signal has slots of its own, so that a PE that has left one
  * collective and started the next on the same pSync cannot have its signal
  * taken for one of another kind.
@@ -40,7 +45,8 @@
 enum { COLL_COUNT = 0, COLL_READY = 1, COLL_ACK = 2, COLL_ROUND0 = 3 };
 #define COLL_ROUNDS_MAX 16 /* barrier rounds: up to 2^16 PEs */
 #define COLL_TOTAL (COLL_ROUND0 + COLL_ROUNDS_MAX)
-#define COLL_SYNC_SLOTS (COLL_TOTAL + 1)
+#define COLL_ROUND1 (COLL_TOTAL + 1)
+#define COLL_SYNC_SLOTS (COLL_ROUND1 + COLL_ROUNDS_MAX)
 
 _Static_assert(SHMEM_BARRIER_SYNC_SIZE >= COLL_SYNC_SLOTS &&
                    SHMEM_BCAST_SYNC_SIZE >= COLL_SYNC_SLOTS &&
@@ -122,10 +128,15 @@ void coll_dbar_init(coll_dbar_t *b, const char *call, const coll_set_t *s,
  * after it (release/acquire on the lines). */
 void coll_dbar(coll_dbar_t *b) SHM_HIDDEN;
 
-/* Barrier over the set on pSync slots 3 and up (dissemination: in round k
- * member i signals member i + 2^k and waits for member i - 2^k, so two PEs
- * need one signal each way). Orders memory, but does not quiet. */
+/* Barrier over the set on pSync slots ROUND0 + k and ROUND1 + k
+ * (dissemination: in round k member i signals member i + 2^k and waits for
+ * member i - 2^k, so two PEs need one store and one load each). Orders
+ * memory, but does not quiet. */
 void coll_sync(const char *call, const coll_set_t *s, long *pSync) SHM_HIDDEN;
+/* coll_sync's state (which slot each peer's next signal takes), set up
+ * and dropped by shm_coll_init and shm_coll_fini (coll_net.c). */
+void coll_sync_init(void) SHM_HIDDEN;
+void coll_sync_fini(void) SHM_HIDDEN;
 
 /* Broadcast within s from member `root`: every other member copies n bytes
  * of the symmetric object `from` on the root into its dest (pulling), then

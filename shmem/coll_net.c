@@ -29,6 +29,7 @@ void shm_coll_init(void)
     if (shm.multi)
         coll_net_init();
     coll_bar_init();
+    coll_sync_init();
     team_init();
 }
 
@@ -36,6 +37,7 @@ void shm_coll_fini(void)
 {
     team_fini();
     coll_bar_fini();
+    coll_sync_fini();
     coll_span_fini();
     if (shm.multi)
         coll_net_fini();

@@ -28,8 +28,10 @@ expected() {
                 for b in 8 16; do echo "$op $t $b"; done
             done
         done
+        echo "pingpong heap 8"
     fi
     echo "barrier all 0"
+    echo "sbarrier all 0"
     for b in 8 16; do echo "bcast heap $b"; echo "reduce heap $b"; done
 }
 

@@ -3,7 +3,7 @@
 # run alternately in one sitting, one table of medians with the ratio per row
 # and the performance targets of the OpenSHMEM layer marked met or not met.
 #
-#   shmem/bench/compare.sh [--runs N] [--quick] [--ours-only] [-- BENCH-ARGS]
+#   shmem/bench/compare.sh [--runs N] [--quick] [--ours-only] [--hog N] [-- BENCH-ARGS]
 #
 # Open MPI (Debian 12: apt-get install -y openmpi-bin libopenmpi-dev), what its
 # OSHMEM needs to run here, found by trying:
@@ -27,11 +27,16 @@ set -eu
 runs=3
 quick=0
 ours_only=0
+hogs=0
 usage() {
     sed -n 's/^# \{0,1\}//; 2,6p' "$0"
     echo "  --runs N     alternating rounds of both implementations (1..50, default 3)"
     echo "  --quick      smaller sizes and fewer batches (a smoke run)"
     echo "  --ours-only  do not look for Open MPI"
+    echo "  --hog N      run N busy-looping processes beside the benchmark (1..64):"
+    echo "               a node shared with other programs; rows pingpong, barrier,"
+    echo "               sbarrier unless BENCH-ARGS has --only; batches of 1000 calls,"
+    echo "               their mean; no 4-PE run"
     echo "  BENCH-ARGS   passed to shmem-bench (see its --help)"
 }
 while [ $# -gt 0 ]; do
@@ -44,6 +49,12 @@ while [ $# -gt 0 ]; do
         shift 2 ;;
     --quick) quick=1; shift ;;
     --ours-only) ours_only=1; shift ;;
+    --hog)
+        case ${2-} in
+        [1-9] | [1-5][0-9] | 6[0-4]) hogs=$2 ;;
+        *) echo "compare.sh: --hog needs an integer in 1..64, got '${2-}'" >&2; exit 2 ;;
+        esac
+        shift 2 ;;
     -h | --help) usage; exit 0 ;;
     --) shift; break ;;
     *) echo "compare.sh: unknown option '$1'" >&2; usage >&2; exit 2 ;;
@@ -90,7 +101,14 @@ if [ "$ours_only" = 0 ] && { [ -z "$ompi_cc" ] || [ -z "$ompi_run" ]; }; then
 fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/shmem-compare.XXXXXX")
-trap 'rm -rf "$work"' EXIT INT TERM
+hog_pids=""
+# The hogs are this script's children, ended by their ids.
+stop_hogs() {
+    for p in $hog_pids; do kill "$p" 2>/dev/null || :; done
+    hog_pids=""
+}
+trap 'stop_hogs; rm -rf "$work"' EXIT
+trap 'exit 130' INT TERM
 
 flags="-std=c11 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror"
 "$ours_cc" $flags -o "$work/bench-ours" "$src"
@@ -135,6 +153,23 @@ if [ -n "$user_only" ]; then
     only4=$user_only
     printf 'barrier\nbcast\nreduce\n' | grep -Eq -- "$user_only" || run4=no
 fi
+# Beside hogs: the waits' rows, 2 PEs (4 PEs on 2 CPUs measure the
+# scheduler already). A busy loop of the shell is a hog no build needs.
+# A call's time then swings 1000x between the moments both PEs run and the
+# others: fixed batches and their mean (a throughput), not the median of
+# batches grown to 200 us (which sees only the first).
+hog_only=""
+if [ "$hogs" -gt 0 ]; then
+    run4=no
+    hog_only="--calls 1000 --reps 9 --mean"
+    [ -n "$user_only" ] || hog_only="$hog_only --only ^(pingpong|barrier|sbarrier)$"
+    h=0
+    while [ "$h" -lt "$hogs" ]; do
+        sh -c 'while :; do :; done' &
+        hog_pids="$hog_pids $!"
+        h=$((h + 1))
+    done
+fi
 
 impls="ompi ours"
 [ "$ours_only" = 1 ] && impls=ours
@@ -146,7 +181,7 @@ while [ "$i" -le "$runs" ]; do
     order=$impls
     [ $((i % 2)) = 0 ] && [ "$ours_only" = 0 ] && order="ours ompi"
     for impl in $order; do
-        run_one "$i" "$impl" 2 --csv --label "$impl" $bargs "$@"
+        run_one "$i" "$impl" 2 --csv --label "$impl" $bargs $hog_only "$@"
         [ "$run4" = yes ] || continue
         run_one "$i" "$impl" 4 --csv --label "$impl" $bargs "$@" \
             --only "$only4" $bargs4
@@ -154,8 +189,12 @@ while [ "$i" -le "$runs" ]; do
     i=$((i + 1))
 done
 
+stop_hogs
+each=median
+[ "$hogs" = 0 ] || each=mean
 echo "shmem-bench side by side: $runs round(s); ns per call, the median over"
-echo "the rounds of each run's median; machine-limit targets from same-run ratios"
+echo "the rounds of each run's $each; machine-limit targets from same-run ratios"
+[ "$hogs" = 0 ] || echo "beside $hogs busy-looping processes (load average at the end: $(cut -d' ' -f1-3 /proc/loadavg))"
 sort -u "$work/placement"
 
 # CSV: round,impl,npes,test,target,bytes,calls,batches,median_ns,p99_ns,GBps

@@ -51,6 +51,8 @@ struct opts {
     long max_bytes;
     long reps;
     long batch_us;
+    long calls;              /* fixed calls per batch (0: grown to batch_us) */
+    int mean;                /* report the mean over the batches, not the median */
     int csv;
     int pin;
     int peer;                /* the target PE of the point-to-point rows */
@@ -61,6 +63,7 @@ struct opts {
 struct shared {              /* heap objects every PE allocates alike */
     long *ctl;               /* PE 0 tells the batch size to all PEs */
     long *word;              /* heap target of p/g/atomics */
+    long *pp;                /* the ping-pong's word, PE 0's and the peer's */
     char *buf;               /* heap target of putmem/getmem, bcast dest */
     char *src;               /* bcast/reduce source */
     long *psync;             /* SHMEM_REDUCE_SYNC_SIZE >= bcast/barrier sizes */
@@ -80,7 +83,7 @@ struct row {
     long expect;             /* running state checked after the row */
 };
 
-static struct opts o = { 1L << 20, 51, 200, 0, 1, 1, NULL, NULL };
+static struct opts o = { 1L << 20, 51, 200, 0, 0, 0, 1, 1, NULL, NULL };
 static struct shared sh;
 static int me, npes, oversub;
 static char *lsrc, *ldst;          /* local, non-symmetric buffers */
@@ -200,6 +203,32 @@ static void op_barrier(struct row *r, long n)
         shmem_barrier_all();
 }
 
+/* shmem_barrier over every PE on a pSync, as osu_oshm_barrier measures it:
+ * consecutive calls on one pSync are allowed. */
+static void op_sbarrier(struct row *r, long n)
+{
+    (void)r;
+    for (long i = 0; i < n; i++)
+        shmem_barrier(0, 0, npes, sh.psync);
+}
+
+/* Put + wait ping-pong: PE 0 puts the count into the peer's word and waits
+ * for it back in its own; the peer answers each. The library's own wait
+ * (shmem_long_wait_until) on both sides: what a descheduled peer costs. */
+static void op_pingpong(struct row *r, long n)
+{
+    for (long i = 0; i < n; i++) {
+        long v = ++r->expect;
+        if (me == 0) {
+            shmem_long_p(sh.pp, v, o.peer);
+            shmem_long_wait_until(sh.pp, SHMEM_CMP_EQ, v);
+        } else {
+            shmem_long_wait_until(sh.pp, SHMEM_CMP_EQ, v);
+            shmem_long_p(sh.pp, v, 0);
+        }
+    }
+}
+
 /* A pSync may be reused once every PE left the collective: the barrier. */
 static void op_bcast(struct row *r, long n)
 {
@@ -258,9 +287,9 @@ static struct result measure(struct row *r)
 {
     static long long per[MAX_REPS];
     struct result res = { 0, 0, 0 };
-    long n = 1;
+    long n = o.calls ? o.calls : 1;
 
-    for (;;) {
+    while (!o.calls) {
         /* The fastest of three: one preempted batch must not stop the growth. */
         long long t = timed_batch(r, n);
         for (int k = 0; k < 2; k++) {
@@ -275,10 +304,15 @@ static struct result measure(struct row *r)
             break;
         n = next;
     }
-    for (long k = 0; k < o.reps; k++)
+    double sum = 0;
+    for (long k = 0; k < o.reps; k++) {
         per[k] = timed_batch(r, n) * 1000 / n; /* picoseconds per call */
+        sum += (double)per[k];
+    }
     res.n = n;
     bench_summary(per, o.reps, &res.med_ns, &res.p99_ns);
+    if (o.mean)
+        res.med_ns = sum / (double)o.reps / 1000.0;
     return res;
 }
 
@@ -298,10 +332,10 @@ static void print_header(void)
 {
     if (o.csv)
         printf("impl,npes,test,target,bytes,calls_per_batch,batches,"
-               "median_ns,p99_ns,median_GBps\n");
+               "%s,p99_ns,median_GBps\n", o.mean ? "mean_ns" : "median_ns");
     else
         printf("%-10s %-7s %9s %7s %12s %12s %10s\n", "test", "target",
-               "bytes", "calls", "median_ns", "p99_ns", "GB/s");
+               "bytes", "calls", o.mean ? "mean_ns" : "median_ns", "p99_ns", "GB/s");
 }
 
 static void emit(const struct row *r, struct result res)
@@ -381,7 +415,7 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: shmem-bench [--csv] [--max-bytes N] [--reps N] "
-            "[--batch-us N]\n"
+            "[--batch-us N] [--calls N] [--mean]\n"
             "                   [--only REGEX] [--label NAME] [--no-pin] "
             "[--peer PE]\n"
             "  --csv          one CSV line per row instead of the table\n"
@@ -390,9 +424,15 @@ static void usage(FILE *f)
             "  --reps N       timed batches per row, 1..%d (default 51)\n"
             "  --batch-us N   least duration of one batch in microseconds, "
             "1..1000000 (default 200)\n"
+            "  --calls N      calls per batch, 1..16777216, instead of growing "
+            "batches to --batch-us\n"
+            "                 (beside other programs a call's time swings 1000x)\n"
+            "  --mean         the mean over the batches (a throughput) in place "
+            "of the median\n"
             "  --only REGEX   run the rows whose test name matches (POSIX ERE)\n"
             "                 tests: rt memcpy p+quiet g fadd cswap putmem "
-            "getmem barrier bcast reduce\n"
+            "getmem pingpong\n"
+            "                 barrier sbarrier bcast reduce\n"
             "  --label NAME   implementation name in the output "
             "(default: shmem_info_get_name)\n"
             "  --no-pin       leave CPU affinity as the launcher set it "
@@ -408,6 +448,8 @@ static void parse_args(int argc, char **argv)
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--csv"))
             o.csv = 1;
+        else if (!strcmp(a, "--mean"))
+            o.mean = 1;
         else if (!strcmp(a, "--no-pin"))
             o.pin = 0;
         else if (!strcmp(a, "--max-bytes"))
@@ -416,6 +458,8 @@ static void parse_args(int argc, char **argv)
             o.reps = bench_parse_long("shmem-bench", a, v, 1, MAX_REPS), i++;
         else if (!strcmp(a, "--batch-us"))
             o.batch_us = bench_parse_long("shmem-bench", a, v, 1, 1000000), i++;
+        else if (!strcmp(a, "--calls"))
+            o.calls = bench_parse_long("shmem-bench", a, v, 1, 1L << 24), i++;
         else if (!strcmp(a, "--peer"))
             o.peer = (int)bench_parse_long("shmem-bench", a, v, 1, INT_MAX), i++;
         else if (!strcmp(a, "--label") && v)
@@ -535,6 +579,7 @@ static void alloc_shared(void)
         wrk = SHMEM_REDUCE_MIN_WRKDATA_SIZE;
     sh.ctl = shmem_malloc(sizeof(long));
     sh.word = shmem_malloc(sizeof(long));
+    sh.pp = shmem_calloc(1, sizeof(long));
     sh.buf = shmem_malloc((size_t)o.max_bytes);
     sh.src = shmem_malloc((size_t)o.max_bytes);
     sh.psync = shmem_malloc(SHMEM_REDUCE_SYNC_SIZE * sizeof(long));
@@ -543,7 +588,7 @@ static void alloc_shared(void)
     sh.name = shmem_malloc(64);
     lsrc = aligned_alloc(64, (size_t)o.max_bytes);
     ldst = aligned_alloc(64, (size_t)o.max_bytes);
-    if (!sh.ctl || !sh.word || !sh.buf || !sh.src || !sh.psync || !sh.pwrk ||
+    if (!sh.ctl || !sh.word || !sh.pp || !sh.buf || !sh.src || !sh.psync || !sh.pwrk ||
         !sh.cpus || !sh.name || !lsrc || !ldst)
         die("out of symmetric or local memory (raise SHMEM_SYMMETRIC_SIZE "
             "or lower --max-bytes)");
@@ -627,8 +672,10 @@ int main(int argc, char **argv)
         run_size_rows("putmem", "static", op_putmem, 0, s_buf, lsrc, maxs);
         run_size_rows("getmem", "heap", op_getmem, 0, sh.buf, NULL, o.max_bytes);
         run_size_rows("getmem", "static", op_getmem, 0, s_buf, NULL, maxs);
+        run(&(struct row){ "pingpong", "heap", 8, 1, op_pingpong, NULL, NULL, 0 });
     }
     run(&(struct row){ "barrier", "all", 0, 2, op_barrier, NULL, NULL, 0 });
+    run(&(struct row){ "sbarrier", "all", 0, 2, op_sbarrier, NULL, NULL, 0 });
     run_size_rows("bcast", "heap", op_bcast, 2, sh.buf, sh.src, o.max_bytes);
     run_size_rows("reduce", "heap", op_reduce, 2, sh.buf, sh.src, o.max_bytes);
 

@@ -12,8 +12,14 @@
  *   p     shmem_long_p then shmem_quiet, to the peer's heap
  *   g     shmem_long_g from the peer's heap
  *   fadd  shmem_long_atomic_fetch_add on the peer's heap
+ *   pingpong  shmem_long_p to the peer, shmem_long_wait_until for its
+ *         answer (the peer answers each)
+ *   barrier_all  shmem_barrier_all, on every PE
+ *   barrier      shmem_barrier over every PE on one pSync, on every PE
  *
  * The other PEs wait in shmem_barrier_all. PE 0 checks what it left.
+ * Under callgrind the counted PE is the slow one: the others' signals are
+ * there when it looks, so a wait's count is its fast path.
  */
 #include <shmem.h>
 
@@ -24,19 +30,54 @@
 int main(int argc, char **argv)
 {
     const char *op = argc > 3 ? argv[1] : "";
-    long n = argc > 3 ? atol(argv[2]) : 0, acc = 0, *word;
-    int peer = argc > 3 ? atoi(argv[3]) : 0;
+    long n = argc > 3 ? atol(argv[2]) : 0, acc = 0, *word, *psync;
+    int peer = argc > 3 ? atoi(argv[3]) : 0, me;
 
     shmem_init();
+    me = shmem_my_pe();
     word = shmem_calloc(1, sizeof *word);
-    if (n < 1 || peer < 1 || peer >= shmem_n_pes() || word == NULL ||
-        (strcmp(op, "p") && strcmp(op, "g") && strcmp(op, "fadd"))) {
-        if (shmem_my_pe() == 0)
-            fprintf(stderr, "usage: shmem-count p|g|fadd CALLS PEER (1..n_pes-1)\n");
+    psync = shmem_malloc(SHMEM_BARRIER_SYNC_SIZE * sizeof *psync);
+    if (n < 1 || peer < 1 || peer >= shmem_n_pes() || word == NULL || psync == NULL ||
+        (strcmp(op, "p") && strcmp(op, "g") && strcmp(op, "fadd") && strcmp(op, "pingpong") &&
+         strcmp(op, "barrier_all") && strcmp(op, "barrier"))) {
+        if (me == 0)
+            fprintf(stderr, "usage: shmem-count p|g|fadd|pingpong|barrier_all|barrier CALLS "
+                            "PEER (1..n_pes-1)\n");
         shmem_global_exit(2);
     }
+    for (int i = 0; i < SHMEM_BARRIER_SYNC_SIZE; i++)
+        psync[i] = SHMEM_SYNC_VALUE;
     shmem_barrier_all();
-    if (shmem_my_pe() == 0) {
+    if (!strcmp(op, "barrier_all") || !strcmp(op, "barrier")) {
+        for (long i = 0; i < n; i++) {
+            if (op[7] == '_')
+                shmem_barrier_all();
+            else
+                shmem_barrier(0, 0, shmem_n_pes(), psync);
+        }
+        shmem_barrier_all();
+        if (me == 0)
+            printf("shmem-count: %ld x %s over %d PEs\n", n, op, shmem_n_pes());
+        shmem_finalize();
+        return 0;
+    }
+    if (!strcmp(op, "pingpong")) {
+        for (long i = 1; i <= n && (me == 0 || me == peer); i++) {
+            if (me == 0) {
+                shmem_long_p(word, i, peer);
+                shmem_long_wait_until(word, SHMEM_CMP_EQ, i);
+            } else {
+                shmem_long_wait_until(word, SHMEM_CMP_EQ, i);
+                shmem_long_p(word, i, 0);
+            }
+        }
+        shmem_barrier_all();
+        if (me == 0)
+            printf("shmem-count: %ld x pingpong, PE 0 <-> PE %d\n", n, peer);
+        shmem_finalize();
+        return 0;
+    }
+    if (me == 0) {
         for (long i = 1; i <= n; i++) {
             if (op[0] == 'p') {
                 shmem_long_p(word, i, peer);
