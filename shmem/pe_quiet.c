@@ -10,12 +10,27 @@
  * puts and gets flushed, its non-fetching atomics acknowledged
  * (net_amo.c). Nothing pending through MPI (one supernode, or right after
  * a quiet): the fence is all. A PE listed twice is completed twice.
+ * shmem_ctx_pe_quiet's list holds PE numbers of the context's team.
  */
-#include "shmem_internal.h"
+#include "team.h"
 
 #include <stdatomic.h>
 
-static void pe_quiet(const char *call, const int *target_pes, size_t npes)
+/* The world PE of target_pes[i], a PE number of ctx's team, checked
+ * (fatal naming call, i and the valid range). */
+static int target(const char *call, shmem_ctx_t ctx, const int *target_pes, size_t i)
+{
+    const coll_set_t *s = &ctx->team->set;
+    int pe = target_pes[i];
+
+    if (SHM_UNLIKELY((unsigned)pe >= (unsigned)s->size))
+        shm_fatal(call, "target_pes[%zu] is PE %d, out of range: %s has %d PEs (0 to %d)", i,
+                  pe, ctx->team == SHMEM_TEAM_WORLD ? "this job" : "the context's team",
+                  s->size, s->size - 1);
+    return coll_pe(s, pe);
+}
+
+static void pe_quiet(const char *call, shmem_ctx_t ctx, const int *target_pes, size_t npes)
 {
     if (npes == 0)
         return; /* target_pes is ignored (specification) */
@@ -23,27 +38,29 @@ static void pe_quiet(const char *call, const int *target_pes, size_t npes)
     if (target_pes == NULL)
         shm_fatal(call, "target_pes is NULL with npes %zu", npes);
     for (size_t i = 0; i < npes; i++)
-        if (SHM_UNLIKELY(target_pes[i] < 0 || target_pes[i] >= shm.npes))
-            shm_fatal(call, "target_pes[%zu] is PE %d, out of range: this job has %d PEs (0 "
-                      "to %d)", i, target_pes[i], shm.npes, shm.npes - 1);
+        (void)target(call, ctx, target_pes, i);
     atomic_thread_fence(memory_order_seq_cst);
     /* The acquire pairs with a quiet of another thread, as in shmem_quiet. */
     if (SHM_LIKELY(__atomic_load_n(&shm_net_pending, __ATOMIC_ACQUIRE) == 0))
         return;
-    for (size_t i = 0; i < npes; i++)
-        if (!shm_pe_local(target_pes[i]))
-            shm_net_quiet_pe(target_pes[i]);
+    for (size_t i = 0; i < npes; i++) {
+        int pe = target(call, ctx, target_pes, i);
+
+        if (!shm_pe_local(pe))
+            shm_net_quiet_pe(pe);
+    }
 }
 
 void shmem_pe_quiet(const int *target_pes, size_t npes)
 {
-    pe_quiet("shmem_pe_quiet", target_pes, npes);
+    pe_quiet("shmem_pe_quiet", SHMEM_CTX_DEFAULT, target_pes, npes);
 }
 
-/* Every context reaches every PE the same way (ctx.c); on
+/* Every context reaches every PE the same way (ctx.c), but a team's
+ * context takes PE numbers of its team, as its puts do; on
  * SHMEM_CTX_INVALID nothing is done, as shmem_ctx_quiet does nothing. */
 void shmem_ctx_pe_quiet(shmem_ctx_t ctx, const int *target_pes, size_t npes)
 {
     if (ctx != SHMEM_CTX_INVALID)
-        pe_quiet("shmem_ctx_pe_quiet", target_pes, npes);
+        pe_quiet("shmem_ctx_pe_quiet", ctx, target_pes, npes);
 }

@@ -12,7 +12,7 @@
  * the data is in dest. A zero-length transfer (bsize or nblocks 0) returns
  * before any check, as every put and get does.
  */
-#include "shmem_internal.h"
+#include "team.h"
 
 static void ib(const char *call, int is_put, void *dest, const void *src, ptrdiff_t dst,
                ptrdiff_t sst, size_t bsize, size_t nblocks, size_t size, int pe)
@@ -28,8 +28,9 @@ static void ib(const char *call, int is_put, void *dest, const void *src, ptrdif
     shm_strided(call, is_put, dest, src, dst, sst, bsize, nblocks, size, pe);
 }
 
-/* The context names an ordering scope only (ctx.c): the forms with one do
- * what the forms without do. */
+/* The context names an ordering scope (ctx.c) and the team whose PE
+ * numbers pe is (ctx_pe, team.h): otherwise the forms with one do what the
+ * forms without do. */
 #define IB_TYPED(N, T)                                                           \
     void shmem_##N##_ibput(T *d, const T *s, ptrdiff_t dst, ptrdiff_t sst, size_t b, \
                            size_t n, int pe)                                     \
@@ -39,10 +40,10 @@ static void ib(const char *call, int is_put, void *dest, const void *src, ptrdif
     { ib("shmem_" #N "_ibget", 0, d, s, dst, sst, b, n, sizeof(T), pe); }        \
     void shmem_ctx_##N##_ibput(shmem_ctx_t c, T *d, const T *s, ptrdiff_t dst,   \
                                ptrdiff_t sst, size_t b, size_t n, int pe)        \
-    { (void)c; ib("shmem_ctx_" #N "_ibput", 1, d, s, dst, sst, b, n, sizeof(T), pe); } \
+    { ib("shmem_ctx_" #N "_ibput", 1, d, s, dst, sst, b, n, sizeof(T), CTX_PE(#N "_ibput")); } \
     void shmem_ctx_##N##_ibget(shmem_ctx_t c, T *d, const T *s, ptrdiff_t dst,   \
                                ptrdiff_t sst, size_t b, size_t n, int pe)        \
-    { (void)c; ib("shmem_ctx_" #N "_ibget", 0, d, s, dst, sst, b, n, sizeof(T), pe); }
+    { ib("shmem_ctx_" #N "_ibget", 0, d, s, dst, sst, b, n, sizeof(T), CTX_PE(#N "_ibget")); }
 SHMEM_RMA_TYPES(IB_TYPED)
 
 #define IB_SIZED(S)                                                              \
@@ -54,8 +55,8 @@ SHMEM_RMA_TYPES(IB_TYPED)
     { ib("shmem_ibget" #S, 0, d, s, dst, sst, b, n, S / 8, pe); }                \
     void shmem_ctx_ibput##S(shmem_ctx_t c, void *d, const void *s, ptrdiff_t dst, \
                             ptrdiff_t sst, size_t b, size_t n, int pe)           \
-    { (void)c; ib("shmem_ctx_ibput" #S, 1, d, s, dst, sst, b, n, S / 8, pe); }   \
+    { ib("shmem_ctx_ibput" #S, 1, d, s, dst, sst, b, n, S / 8, CTX_PE("ibput" #S)); }   \
     void shmem_ctx_ibget##S(shmem_ctx_t c, void *d, const void *s, ptrdiff_t dst, \
                             ptrdiff_t sst, size_t b, size_t n, int pe)           \
-    { (void)c; ib("shmem_ctx_ibget" #S, 0, d, s, dst, sst, b, n, S / 8, pe); }
+    { ib("shmem_ctx_ibget" #S, 0, d, s, dst, sst, b, n, S / 8, CTX_PE("ibget" #S)); }
 SHMEM_RMA_SIZES(IB_SIZED)

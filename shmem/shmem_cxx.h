@@ -1,8 +1,11 @@
 /*
  * shmem_cxx.h - the generic forms of OpenSHMEM for C++: overloads that do
  * what shmem.h's C11 _Generic macros do in C (shmem_put(dest, src, n, pe)
- * picks shmem_long_put for long *), with and without a context. Included by
- * shmem.h when compiled as C++; not to be included by itself.
+ * picks shmem_long_put for long *), with and without a context: every
+ * generic name of that section (as SOS's shmem.h gives C++ overloads).
+ * Included by shmem.h when compiled as C++; not to be included by itself.
+ * A deprecated C routine of the same name and parameters (shmem_wait_until
+ * (long *, int, long), shmem_wait, shmem_swap on long) is that type's form.
  *
  * Each overload is on one of the distinct C++ types: the fixed-width and
  * size_t/ptrdiff_t names are the same types on Linux (int32_t is int,
@@ -28,6 +31,12 @@
 #define SHMEM_CXX_BIT_(X)                                                         \
     X(uint, unsigned int) X(ulong, unsigned long) X(ulonglong, unsigned long long) \
     X(int32, int) X(int64, long)
+/* The bitwise team reductions' types: the unsigned ones and int8_t to
+ * int64_t (signed char, short, int, long). */
+#define SHMEM_CXX_TEAM_BIT_(X)                                                    \
+    X(uchar, unsigned char) X(ushort, unsigned short) X(uint, unsigned int)       \
+    X(ulong, unsigned long) X(ulonglong, unsigned long long) X(int8, signed char) \
+    X(int16, short) X(int32, int) X(int64, long)
 #define SHMEM_CXX_SYNC_(X)                                                        \
     X(short, short) X(int, int) X(long, long) X(longlong, long long)              \
     X(ushort, unsigned short) X(uint, unsigned int) X(ulong, unsigned long)       \
@@ -137,10 +146,143 @@ SHMEM_CXX_BIT_(SHMEM_CXX_DEF_BIT_)
     inline size_t shmem_test_any(T *v, size_t n, const int *st, int cmp, T x)    \
     { return shmem_##N##_test_any(v, n, st, cmp, x); }                           \
     inline size_t shmem_test_some(T *v, size_t n, size_t *idx, const int *st, int cmp, T x) \
-    { return shmem_##N##_test_some(v, n, idx, st, cmp, x); }
+    { return shmem_##N##_test_some(v, n, idx, st, cmp, x); }                     \
+    inline void shmem_wait_until_all_vector(T *v, size_t n, const int *st, int cmp,  \
+                                            const T *x)                           \
+    { shmem_##N##_wait_until_all_vector(v, n, st, cmp, x); }                     \
+    inline size_t shmem_wait_until_any_vector(T *v, size_t n, const int *st, int cmp, \
+                                              const T *x)                         \
+    { return shmem_##N##_wait_until_any_vector(v, n, st, cmp, x); }              \
+    inline size_t shmem_wait_until_some_vector(T *v, size_t n, size_t *idx, const int *st, \
+                                               int cmp, const T *x)               \
+    { return shmem_##N##_wait_until_some_vector(v, n, idx, st, cmp, x); }        \
+    inline int shmem_test_all_vector(T *v, size_t n, const int *st, int cmp, const T *x) \
+    { return shmem_##N##_test_all_vector(v, n, st, cmp, x); }                    \
+    inline size_t shmem_test_any_vector(T *v, size_t n, const int *st, int cmp, const T *x) \
+    { return shmem_##N##_test_any_vector(v, n, st, cmp, x); }                    \
+    inline size_t shmem_test_some_vector(T *v, size_t n, size_t *idx, const int *st, int cmp, \
+                                         const T *x)                              \
+    { return shmem_##N##_test_some_vector(v, n, idx, st, cmp, x); }
 SHMEM_CXX_SYNC_(SHMEM_CXX_DEF_SYNC_)
 SHMEM_CXX_WAIT_(short, short) SHMEM_CXX_WAIT_(int, int) SHMEM_CXX_WAIT_(longlong, long long)
 SHMEM_CXX_WAIT_(ushort, unsigned short) SHMEM_CXX_WAIT_(uint, unsigned int)
 SHMEM_CXX_WAIT_(ulong, unsigned long) SHMEM_CXX_WAIT_(ulonglong, unsigned long long)
+
+/* The rest of 1.5 and 1.6 (the C11 section of shmem.h has the same). */
+
+/* Interleaved blocks, and the team collectives that move data (the
+ * standard RMA types). */
+#define SHMEM_CXX_DEF_IB_COLL_(N, T)                                              \
+    inline void shmem_ibput(T *d, const T *s, ptrdiff_t dst, ptrdiff_t sst, size_t b, \
+                            size_t n, int pe)                                     \
+    { shmem_##N##_ibput(d, s, dst, sst, b, n, pe); }                             \
+    inline void shmem_ibget(T *d, const T *s, ptrdiff_t dst, ptrdiff_t sst, size_t b, \
+                            size_t n, int pe)                                     \
+    { shmem_##N##_ibget(d, s, dst, sst, b, n, pe); }                             \
+    inline void shmem_ibput(shmem_ctx_t c, T *d, const T *s, ptrdiff_t dst, ptrdiff_t sst, \
+                            size_t b, size_t n, int pe)                           \
+    { shmem_ctx_##N##_ibput(c, d, s, dst, sst, b, n, pe); }                      \
+    inline void shmem_ibget(shmem_ctx_t c, T *d, const T *s, ptrdiff_t dst, ptrdiff_t sst, \
+                            size_t b, size_t n, int pe)                           \
+    { shmem_ctx_##N##_ibget(c, d, s, dst, sst, b, n, pe); }                      \
+    inline int shmem_broadcast(shmem_team_t t, T *d, const T *s, size_t n, int root) \
+    { return shmem_##N##_broadcast(t, d, s, n, root); }                          \
+    inline int shmem_collect(shmem_team_t t, T *d, const T *s, size_t n)         \
+    { return shmem_##N##_collect(t, d, s, n); }                                  \
+    inline int shmem_fcollect(shmem_team_t t, T *d, const T *s, size_t n)        \
+    { return shmem_##N##_fcollect(t, d, s, n); }                                 \
+    inline int shmem_alltoall(shmem_team_t t, T *d, const T *s, size_t n)        \
+    { return shmem_##N##_alltoall(t, d, s, n); }                                 \
+    inline int shmem_alltoalls(shmem_team_t t, T *d, const T *s, ptrdiff_t dst, ptrdiff_t sst, \
+                               size_t n)                                          \
+    { return shmem_##N##_alltoalls(t, d, s, dst, sst, n); }
+SHMEM_CXX_RMA_(SHMEM_CXX_DEF_IB_COLL_)
+
+/* MAX, MIN, SUM, PROD and the scans: the same fourteen types (the complex
+ * ones are C's only). */
+#define SHMEM_CXX_DEF_TEAM_OP_(N, T, OP)                                          \
+    inline int shmem_##OP(shmem_team_t t, T *d, const T *s, size_t n)            \
+    { return shmem_##N##_##OP(t, d, s, n); }
+#define SHMEM_CXX_DEF_TEAM_ARITH_(N, T)                                           \
+    SHMEM_CXX_DEF_TEAM_OP_(N, T, max_reduce) SHMEM_CXX_DEF_TEAM_OP_(N, T, min_reduce) \
+    SHMEM_CXX_DEF_TEAM_OP_(N, T, sum_reduce) SHMEM_CXX_DEF_TEAM_OP_(N, T, prod_reduce) \
+    SHMEM_CXX_DEF_TEAM_OP_(N, T, sum_inscan) SHMEM_CXX_DEF_TEAM_OP_(N, T, sum_exscan)
+SHMEM_CXX_RMA_(SHMEM_CXX_DEF_TEAM_ARITH_)
+#define SHMEM_CXX_DEF_TEAM_BIT_(N, T)                                             \
+    SHMEM_CXX_DEF_TEAM_OP_(N, T, and_reduce) SHMEM_CXX_DEF_TEAM_OP_(N, T, or_reduce) \
+    SHMEM_CXX_DEF_TEAM_OP_(N, T, xor_reduce)
+SHMEM_CXX_TEAM_BIT_(SHMEM_CXX_DEF_TEAM_BIT_)
+
+/* shmem_sync(team) is shmem_team_sync; the active-set shmem_sync keeps
+ * its four parameters. */
+inline int shmem_sync(shmem_team_t t) { return shmem_team_sync(t); }
+
+/* The nonblocking fetching atomics, on the type of the fetch pointer. */
+#define SHMEM_CXX_DEF_AMO_NBI_EXT_(N, T)                                          \
+    inline void shmem_atomic_fetch_nbi(T *f, const T *s, int pe)                 \
+    { shmem_##N##_atomic_fetch_nbi(f, s, pe); }                                  \
+    inline void shmem_atomic_swap_nbi(T *f, T *d, T v, int pe)                   \
+    { shmem_##N##_atomic_swap_nbi(f, d, v, pe); }                                \
+    inline void shmem_atomic_fetch_nbi(shmem_ctx_t c, T *f, const T *s, int pe)  \
+    { shmem_ctx_##N##_atomic_fetch_nbi(c, f, s, pe); }                           \
+    inline void shmem_atomic_swap_nbi(shmem_ctx_t c, T *f, T *d, T v, int pe)    \
+    { shmem_ctx_##N##_atomic_swap_nbi(c, f, d, v, pe); }
+SHMEM_CXX_AMO_EXT_(SHMEM_CXX_DEF_AMO_NBI_EXT_)
+#define SHMEM_CXX_DEF_AMO_NBI_(N, T)                                              \
+    inline void shmem_atomic_compare_swap_nbi(T *f, T *d, T cond, T v, int pe)   \
+    { shmem_##N##_atomic_compare_swap_nbi(f, d, cond, v, pe); }                  \
+    inline void shmem_atomic_fetch_inc_nbi(T *f, T *d, int pe)                   \
+    { shmem_##N##_atomic_fetch_inc_nbi(f, d, pe); }                              \
+    inline void shmem_atomic_fetch_add_nbi(T *f, T *d, T v, int pe)              \
+    { shmem_##N##_atomic_fetch_add_nbi(f, d, v, pe); }                           \
+    inline void shmem_atomic_compare_swap_nbi(shmem_ctx_t c, T *f, T *d, T cond, T v, int pe) \
+    { shmem_ctx_##N##_atomic_compare_swap_nbi(c, f, d, cond, v, pe); }           \
+    inline void shmem_atomic_fetch_inc_nbi(shmem_ctx_t c, T *f, T *d, int pe)    \
+    { shmem_ctx_##N##_atomic_fetch_inc_nbi(c, f, d, pe); }                       \
+    inline void shmem_atomic_fetch_add_nbi(shmem_ctx_t c, T *f, T *d, T v, int pe) \
+    { shmem_ctx_##N##_atomic_fetch_add_nbi(c, f, d, v, pe); }
+SHMEM_CXX_AMO_(SHMEM_CXX_DEF_AMO_NBI_)
+#define SHMEM_CXX_DEF_BIT_NBI_OP_(N, T, OP)                                       \
+    inline void shmem_atomic_fetch_##OP##_nbi(T *f, T *d, T v, int pe)           \
+    { shmem_##N##_atomic_fetch_##OP##_nbi(f, d, v, pe); }                        \
+    inline void shmem_atomic_fetch_##OP##_nbi(shmem_ctx_t c, T *f, T *d, T v, int pe) \
+    { shmem_ctx_##N##_atomic_fetch_##OP##_nbi(c, f, d, v, pe); }
+#define SHMEM_CXX_DEF_BIT_NBI_(N, T)                                              \
+    SHMEM_CXX_DEF_BIT_NBI_OP_(N, T, and) SHMEM_CXX_DEF_BIT_NBI_OP_(N, T, or)     \
+    SHMEM_CXX_DEF_BIT_NBI_OP_(N, T, xor)
+SHMEM_CXX_BIT_(SHMEM_CXX_DEF_BIT_NBI_)
+
+/* The signal updates without a context are the C routines themselves. */
+inline void shmem_signal_add(shmem_ctx_t c, uint64_t *a, uint64_t s, int pe)
+{ shmem_ctx_signal_add(c, a, s, pe); }
+inline void shmem_signal_set(shmem_ctx_t c, uint64_t *a, uint64_t s, int pe)
+{ shmem_ctx_signal_set(c, a, s, pe); }
+
+/* The deprecated generic names of 1.3 (int, long, long long; fetch, set,
+ * swap float and double too). shmem_swap(long *, long, int) and
+ * shmem_wait(long *, long) are C routines: the other types overload them. */
+#define SHMEM_CXX_DEPR_(X) X(int, int) X(long, long) X(longlong, long long)
+#define SHMEM_CXX_DEF_DEPR_(N, T)                                                 \
+    inline T shmem_cswap(T *d, T cond, T v, int pe) { return shmem_##N##_cswap(d, cond, v, pe); } \
+    inline T shmem_finc(T *d, int pe) { return shmem_##N##_finc(d, pe); }        \
+    inline void shmem_inc(T *d, int pe) { shmem_##N##_inc(d, pe); }              \
+    inline T shmem_fadd(T *d, T v, int pe) { return shmem_##N##_fadd(d, v, pe); } \
+    inline void shmem_add(T *d, T v, int pe) { shmem_##N##_add(d, v, pe); }
+SHMEM_CXX_DEPR_(SHMEM_CXX_DEF_DEPR_)
+#define SHMEM_CXX_DEF_DEPR_EXT_(N, T)                                             \
+    inline T shmem_fetch(const T *s, int pe) { return shmem_##N##_fetch(s, pe); } \
+    inline void shmem_set(T *d, T v, int pe) { shmem_##N##_set(d, v, pe); }
+SHMEM_CXX_DEPR_(SHMEM_CXX_DEF_DEPR_EXT_)
+SHMEM_CXX_DEF_DEPR_EXT_(float, float) SHMEM_CXX_DEF_DEPR_EXT_(double, double)
+#define SHMEM_CXX_SWAP_(N, T)                                                     \
+    inline T shmem_swap(T *d, T v, int pe) { return shmem_##N##_swap(d, v, pe); }
+SHMEM_CXX_SWAP_(int, int) SHMEM_CXX_SWAP_(longlong, long long)
+SHMEM_CXX_SWAP_(float, float) SHMEM_CXX_SWAP_(double, double)
+#define SHMEM_CXX_WAIT_DEPR_(N, T)                                                \
+    inline void shmem_wait(T *v, T x) { shmem_##N##_wait(v, x); }
+SHMEM_CXX_WAIT_DEPR_(short, short) SHMEM_CXX_WAIT_DEPR_(int, int)
+SHMEM_CXX_WAIT_DEPR_(longlong, long long) SHMEM_CXX_WAIT_DEPR_(ushort, unsigned short)
+SHMEM_CXX_WAIT_DEPR_(uint, unsigned int) SHMEM_CXX_WAIT_DEPR_(ulong, unsigned long)
+SHMEM_CXX_WAIT_DEPR_(ulonglong, unsigned long long)
 
 #endif /* PSHMEM_SHMEM_CXX_H */

@@ -10,7 +10,7 @@
  * instruction itself (net_amo.c): a non-fetching atomic, complete at the
  * next quiet. There is no data to flush before it.
  */
-#include "shmem_internal.h"
+#include "team.h"
 
 /* The C11 generic macros of these names hide the functions. */
 #undef shmem_signal_add
@@ -54,15 +54,14 @@ void shmem_signal_set(uint64_t *sig_addr, uint64_t signal, int pe)
     update("shmem_signal_set", sig_addr, signal, 0, pe);
 }
 
-/* The context names an ordering scope only (ctx.c). */
-void shmem_ctx_signal_add(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe)
+/* The context names an ordering scope (ctx.c) and the team whose PE
+ * numbers pe is (ctx_pe, team.h). */
+void shmem_ctx_signal_add(shmem_ctx_t c, uint64_t *sig_addr, uint64_t signal, int pe)
 {
-    (void)ctx;
-    update("shmem_ctx_signal_add", sig_addr, signal, 1, pe);
+    update("shmem_ctx_signal_add", sig_addr, signal, 1, CTX_PE("signal_add"));
 }
 
-void shmem_ctx_signal_set(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe)
+void shmem_ctx_signal_set(shmem_ctx_t c, uint64_t *sig_addr, uint64_t signal, int pe)
 {
-    (void)ctx;
-    update("shmem_ctx_signal_set", sig_addr, signal, 0, pe);
+    update("shmem_ctx_signal_set", sig_addr, signal, 0, CTX_PE("signal_set"));
 }

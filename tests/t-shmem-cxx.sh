@@ -1,7 +1,10 @@
 #!/bin/bash
 # t-shmem-cxx - a C++ OpenSHMEM program: oshc++ (and its other names oshCC,
 # oshcxx) builds tests/shmem/cxx_generic.cpp, whose generic calls resolve
-# through shmem.h's overloads, and it runs with its results checked; the
+# through shmem.h's overloads (every family of its C11 section: RMA, ibput/
+# ibget, atomics blocking, nbi and deprecated, signals, waits and tests with
+# their vector forms, the team collectives), and it runs with its results
+# checked, warning-free (-Wall -Wextra -Werror); the
 # header also compiles as C++ with clang++ when there is one; oshcc's
 # questions to the compiler (-v, --version) need no main; -show and
 # --showme:version are understood.

@@ -2,13 +2,13 @@
 # so that a job on one host and a job split into supernodes run the same
 # programs and are held to the same messages.
 #
-#   team_run N        tests/shmem/team_{split,sync,ctx} on N PEs: each must
+#   team_run N        tests/shmem/team_{split,sync,ctx,ctx_ops} on N PEs: each must
 #                     exit 0 and PE 0 say "with N PEs: passed"
 #   team_errors N     tests/shmem/team_errors's cases on N PEs
 
 team_run() {
     local n=$1 p
-    for p in team_split team_sync team_ctx; do
+    for p in team_split team_sync team_ctx team_ctx_ops; do
         job 0 "$n" "$B/tests/shmem/$p" || continue
         expect_out "^$p with $n PEs: passed"
     done
@@ -24,6 +24,11 @@ team_errors() {
         expect_err "is not a valid team (never created, or destroyed)"
     job 1 "$n" "$P" ptr-pe && expect_err "shmem: shmem_team_ptr: pe is $n; the team has PEs 0 to $((n - 1))"
     job 1 "$n" "$P" ctx-pe && expect_err "shmem: shmem_ctx_long_p: pe is 1; the team has PEs 0 to 0"
+    for op in long_ibput ibget64 signal_add signal_set; do
+        job 1 "$n" "$P" ctx-pe "${op#long_}" &&
+            expect_err "shmem: shmem_ctx_$op: pe is 1; the team has PEs 0 to 0"
+    done
+    job 1 "$n" "$P" ctx-pe pe_quiet && expect_err "shmem: shmem_ctx_pe_quiet: target_pes[0] is PE 1, out of range: the context's team has 1 PEs (0 to 0)"
     job 1 "$n" "$P" ctx-invalid && expect_err "shmem: shmem_ctx_long_p: ctx is SHMEM_CTX_INVALID"
     job 1 "$n" "$P" destroy-world && expect_err "shmem: shmem_team_destroy: SHMEM_TEAM_WORLD cannot be destroyed"
     job 1 "$n" "$P" destroy-shared && expect_err "shmem: shmem_team_destroy: SHMEM_TEAM_SHARED cannot be destroyed"

@@ -5,6 +5,7 @@
  */
 #include "check.h"
 
+#include <stdint.h>
 #include <string.h>
 
 static long x;
@@ -30,10 +31,26 @@ int main(int argc, char **argv)
     } else if (!strcmp(c, "ctx-pe")) {
         shmem_ctx_t ctx;
 
+        const char *op = argc > 2 ? argv[2] : "p";
+        static uint64_t sig;
+        int one = 1;
+
+        /* PE 1 is in the job, not in the team: each routine must refuse it. */
         shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, 1, NULL, 0, &t);
         if (t != SHMEM_TEAM_INVALID) {
             shmem_team_create_ctx(t, 0, &ctx);
-            shmem_ctx_long_p(ctx, &x, 1, 1); /* the team has one PE */
+            if (!strcmp(op, "p"))
+                shmem_ctx_long_p(ctx, &x, 1, 1); /* the team has one PE */
+            else if (!strcmp(op, "ibput"))
+                shmem_ctx_long_ibput(ctx, &x, &x, 1, 1, 1, 1, 1);
+            else if (!strcmp(op, "ibget64"))
+                shmem_ctx_ibget64(ctx, &x, &x, 1, 1, 1, 1, 1);
+            else if (!strcmp(op, "signal_add"))
+                shmem_ctx_signal_add(ctx, &sig, 1, 1);
+            else if (!strcmp(op, "signal_set"))
+                shmem_ctx_signal_set(ctx, &sig, 1, 1);
+            else if (!strcmp(op, "pe_quiet"))
+                shmem_ctx_pe_quiet(ctx, &one, 1);
         }
         shmem_barrier_all();
     } else if (!strcmp(c, "ctx-invalid")) {
