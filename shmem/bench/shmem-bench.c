@@ -5,7 +5,8 @@
  * run.
  *
  * Written against shmem.h (OpenSHMEM 1.4) and POSIX only, so that the same
- * file builds with any oshcc: this library's and Open MPI's.
+ * file builds with any oshcc: this library's and Open MPI's; the team rows
+ * of --sets are built only where shmem.h says 1.5 or later.
  *
  * Method: each row runs its operation in batches of n calls, n grown until a
  * batch lasts --batch-us; then --reps batches are timed, each batch between
