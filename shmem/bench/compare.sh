@@ -181,6 +181,7 @@ function median(list,   a, n, i, j, x) {
     return (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
 }
 function fmt(v) { return v == "" ? "-" : sprintf("%.1f", v) }
+$4 !~ /^[tsu](sync|barrier|bcast|reduce|alltoall|fcollect)$/ { next } # a caller'"'"'s --only
 {
     form = substr($4, 1, 1); kind = substr($4, 2)
     row = $3 SUBSEP $5 SUBSEP kind SUBSEP $6
