@@ -16,6 +16,7 @@
  */
 #include "coll.h"
 
+#include <stdint.h>
 #include <string.h>
 
 /* The root's side of coll_fanout, in two halves: tell the others (with n,
@@ -100,9 +101,22 @@ void coll_bcast_run(const char *call, const coll_set_t *s, coll_span_t *sp, void
         return;
     if (s->me == root) {
         shm_remote_range(call, source, n, shm.me);
-        /* Nobody reads the root's dest: it may be written at once. */
-        if (root_dest && dest != source)
-            memmove(shm_remote_range(call, dest, n, shm.me), source, n);
+        if (root_dest && dest != source) {
+            shm_remote_range(call, dest, n, shm.me);
+            /* Nobody reads the root's dest. The others read its source
+             * meanwhile: a dest apart from it is written while they copy
+             * (the root's copy costs no time of theirs), one that overlaps
+             * it before they are told. */
+            uintptr_t d = (uintptr_t)dest, o = (uintptr_t)source;
+            if (s->size == 1 || sp != NULL || (d < o + n && o < d + n))
+                memmove(dest, source, n);
+            else {
+                fanout_ready(call, s, n, pSync, 0);
+                memcpy(dest, source, n);
+                fanout_done(call, s, pSync);
+                return;
+            }
+        }
     } else {
         shm_remote_range(call, dest, n, shm.me);
     }

@@ -3,8 +3,10 @@
 # oshcc as its README says (no extra defines, warning-free under -std=c11
 # -Wall -Wextra -Werror) and runs under oshrun -n 2 with its smallest
 # options: exit 0 (it checks the targets of its atomics and puts itself),
-# and exactly the expected rows, in CSV and in the table; --peer. Speed is not
-# judged here (make bench-shmem does that).
+# and exactly the expected rows, in CSV and in the table; --peer; the
+# collective rows over sets and teams (--sets, --bare-sets: each checks its
+# last call's dest), on 2 and on 4 PEs (where the strided team has 2).
+# Speed is not judged here (make bench-shmem does that).
 . "$(dirname "$0")/shmem/driver.sh"
 SRC=$(cd "$(dirname "$0")/.." && pwd)/shmem/bench/shmem-bench.c
 [ -f "$SRC" ] || { echo "FAIL: $SRC not found"; exit 1; }
@@ -69,6 +71,38 @@ if job 0 "$n" "$T/bench" "${OPTS[@]}"; then
     awk '/^test +target +bytes/ { t = 1; next } t && NF == 7 { print $1, $2, $3 }' \
         "$T/out" >"$T/rows"
     same_rows table "$T/rows"
+fi
+
+# The set rows "test target bytes" of --bare-sets with OPTS.
+set_expected() {
+    local c f k b
+    echo "sbarrier all 0" # the 1.4 row of shmem_barrier on a pSync, which ^[tsu] matches too
+    for c in world stride2; do
+        echo "tsync $c 0"; echo "ssync $c 0"; echo "sbarrier $c 0"
+        for b in 8 16; do
+            for k in bcast reduce alltoall fcollect; do
+                for f in t s u; do echo "$f$k $c $b"; done
+            done
+        done
+    done
+}
+for np in "$n" 4; do
+    [ "$PES" = 1 ] && [ "$np" = 4 ] && continue
+    if job 0 "$np" "$T/bench" --csv --bare-sets --only '^[tsu]' "${OPTS[@]}"; then
+        grep -v -e '^#' -e '^impl,' "$T/out" | cut -d, -f3-5 | tr , ' ' >"$T/rows"
+        if diff <(set_expected | sort) <(sort "$T/rows") >"$T/diff"; then
+            ok "--bare-sets, $np PEs: the $(wc -l <"$T/rows") set and team rows"
+        else
+            bad "--bare-sets, $np PEs: rows differ from those expected (< expected, > got):"
+            sed 's/^/    /' "$T/diff"
+        fi
+    fi
+done
+# --sets: the team and synced set rows, no bare ones; --max-bytes 8: one size.
+if job 0 "$n" "$T/bench" --sets --only 'bcast' --max-bytes 8 --reps 3 --batch-us 10; then
+    awk '/^test +target +bytes/ { t = 1; next } t && NF == 7 { print $1, $2, $3 }' "$T/out" >"$T/rows"
+    [ "$(sort "$T/rows" | tr '\n' ,)" = "bcast heap 8,sbcast stride2 8,sbcast world 8,tbcast stride2 8,tbcast world 8," ] &&
+        ok "--sets --only bcast: the rows asked for" || bad "--sets --only bcast rows: $(cat "$T/rows")"
 fi
 
 job 2 "$n" "$T/bench" --reps 0 && expect_err "--reps"

@@ -140,6 +140,104 @@ run_one() { # round impl npes extra-args...
     grep '^#' "$work/out" | sed "s/^# /  [$impl -n $np] /" >>"$work/placement"
 }
 
+# ------------------------------------------------------------------------
+# The collectives over sets and teams (shmem-bench --sets), in rounds of
+# their own after the table above, with 2, 4 and 8 PEs (4 and 8 are more
+# PEs than CPUs on a 2-CPU machine: the scheduler's rows as much as the
+# library's). Open MPI's OSHMEM is 1.4: its run has the active-set rows
+# only (s*: the call, then the set's sync a 1.4 program needs before the
+# pSync is used again); ours adds the team rows (t*, back to back, as 1.5
+# allows) and the active-set calls back to back (u*, --bare-sets: this
+# library's pSync slots count signals, so the same pSync may be used again
+# at once). The table: the team form against Open MPI's active-set form of
+# the same data (target: at most 0.5x with 2 PEs, at most 1x with 4 and 8)
+# and against this library's bare active-set form (target: at most 1.1x,
+# the median of the same-run ratios; sync: against shmem_sync_all /
+# shmem_sync, which have no pSync to spare).
+# SETS=only: these rounds alone; SETS=no: not these; SET_PES: the PE counts.
+set_rows='^[tsu](sync|barrier|bcast|reduce|alltoall|fcollect)$'
+set_pes=${SET_PES:-"2 4 8"}
+
+set_stage() {
+    [ -n "$user_only" ] && ! printf 'tbcast\nssync\nsbarrier\ntsync\n' | grep -Eq -- "$user_only" &&
+        return 0
+    : >"$work/all.csv"
+    : >"$work/placement"
+    i=1
+    while [ "$i" -le "$runs" ]; do
+        order=$impls
+        [ $((i % 2)) = 0 ] && [ "$ours_only" = 0 ] && order="ours ompi"
+        for impl in $order; do
+            form=--sets
+            [ "$impl" = ours ] && form=--bare-sets
+            for np in $set_pes; do
+                run_one "$i" "$impl" "$np" --csv --label "$impl" $bargs --max-bytes 4096 \
+                    --only "$set_rows" "$@" $form
+            done
+        done
+        i=$((i + 1))
+    done
+    echo
+    echo "collectives over sets and teams: $runs round(s); ns per call, the median"
+    echo "over the rounds of each run's median; t/u the median of same-run ratios"
+    echo "(world: every PE; stride2: PEs 0, 2, ...: PE 0 alone with 2 PEs)"
+    sort -u "$work/placement"
+    set_table "$work/all.csv"
+}
+
+# CSV: round,impl,npes,test,target,bytes,calls,batches,median_ns,p99_ns,GBps
+set_table() {
+    awk -F, '
+function median(list,   a, n, i, j, x) {
+    n = split(list, a, " ")
+    for (i = 2; i <= n; i++) {
+        x = a[i] + 0
+        for (j = i - 1; j >= 1 && a[j] + 0 > x; j--) a[j + 1] = a[j]
+        a[j + 1] = x
+    }
+    if (n == 0) return ""
+    return (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}
+function fmt(v) { return v == "" ? "-" : sprintf("%.1f", v) }
+$4 !~ /^[tsu](sync|barrier|bcast|reduce|alltoall|fcollect)$/ { next } # a caller'"'"'s --only
+{
+    form = substr($4, 1, 1); kind = substr($4, 2)
+    row = $3 SUBSEP $5 SUBSEP kind SUBSEP $6
+    if (!(row in seen)) { seen[row] = 1; rows[++nrows] = row }
+    vals[$2, form, row] = vals[$2, form, row] " " $9
+    ns[$1, $2, form, row] = $9
+    rounds[$1] = 1
+}
+END {
+    printf "%-4s %-7s %-8s %5s %10s %10s %10s %10s %7s %7s  %s\n", "PEs", "set", "op", "bytes",
+        "ompi_set", "ours_set", "ours_bare", "ours_team", "t/ompi", "t/u", "targets"
+    for (i = 1; i <= nrows; i++) {
+        row = rows[i]
+        split(row, f, SUBSEP)
+        os = median(vals["ompi", "s", row]); us = median(vals["ours", "s", row])
+        uu = median(vals["ours", "u", row]); ut = median(vals["ours", "t", row])
+        base = (f[3] == "sync") ? "s" : "u"  # the set form to hold the team form to
+        list = ""
+        for (r in rounds)
+            if (((r, "ours", "t", row) in ns) && ((r, "ours", base, row) in ns) && ns[r, "ours", base, row] > 0)
+                list = list " " ns[r, "ours", "t", row] / ns[r, "ours", base, row]
+        tu = median(list)
+        to = (ut != "" && os != "" && os > 0) ? ut / os : ""
+        goal = ""
+        if (to != "") {
+            lim = (f[1] == 2) ? 0.5 : 1.0
+            goal = sprintf("<= %.1fx ompi: %s", lim, to <= lim ? "met" : "NOT met")
+        }
+        if (tu != "")
+            goal = goal sprintf("%s<= 1.1x set: %s", goal == "" ? "" : ", ", tu <= 1.1 ? "met" : "NOT met")
+        printf "%-4s %-7s %-8s %5s %10s %10s %10s %10s %7s %7s  %s\n", f[1], f[2], f[3], f[4],
+            fmt(os), fmt(us), fmt(uu), fmt(ut), to == "" ? "-" : sprintf("%.3f", to),
+            tu == "" ? "-" : sprintf("%.3f", tu), goal
+    }
+}' "$1"
+}
+
+
 # A row filter of the caller's (--only) also chooses the 4-PE rows; without
 # a collective among them the 4-PE run is left out.
 user_only=""
@@ -173,6 +271,7 @@ fi
 
 impls="ompi ours"
 [ "$ours_only" = 1 ] && impls=ours
+[ "${SETS:-yes}" = only ] && { set_stage "$@"; exit 0; }
 : >"$work/all.csv"
 : >"$work/placement"
 i=1
@@ -255,3 +354,5 @@ END {
         printf "%-4s %-8s %-7s %8s %12s %12s %9s  %s\n", f[1], t, tg, b, (o > 0 ? sprintf("%.1f", o) : "-"), (u > 0 ? sprintf("%.1f", u) : "-"), ratio, goal
     }
 }' "$work/all.csv"
+
+[ "${SETS:-yes}" = no ] || set_stage "$@"

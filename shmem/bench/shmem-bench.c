@@ -5,7 +5,8 @@
  * run.
  *
  * Written against shmem.h (OpenSHMEM 1.4) and POSIX only, so that the same
- * file builds with any oshcc: this library's and Open MPI's.
+ * file builds with any oshcc: this library's and Open MPI's; the team rows
+ * of --sets are built only where shmem.h says 1.5 or later.
  *
  * Method: each row runs its operation in batches of n calls, n grown until a
  * batch lasts --batch-us; then --reps batches are timed, each batch between
@@ -58,6 +59,8 @@ struct opts {
     int peer;                /* the target PE of the point-to-point rows */
     const char *label;
     const char *only;
+    int sets;                /* the collective rows over sets and teams */
+    int bare_sets;           /* and the active-set forms without their sync */
 };
 
 struct shared {              /* heap objects every PE allocates alike */
@@ -76,14 +79,15 @@ struct row {
     const char *test;
     const char *target;      /* heap, static, local, pair, all */
     long bytes;
-    int who;                 /* 0: PE 0 alone, 1: PEs 0 and 1, 2: all PEs */
+    int who;                 /* 0: PE 0 alone, 1: PEs 0 and 1, 2: all PEs,
+                                3: the members of the strided set (even PEs) */
     void (*op)(struct row *r, long n);
     void *dst;
     const void *src;
     long expect;             /* running state checked after the row */
 };
 
-static struct opts o = { 1L << 20, 51, 200, 0, 0, 0, 1, 1, NULL, NULL };
+static struct opts o = { 1L << 20, 51, 200, 0, 0, 0, 1, 1, NULL, NULL, 0, 0 };
 static struct shared sh;
 static int me, npes, oversub;
 static char *lsrc, *ldst;          /* local, non-symmetric buffers */
@@ -264,6 +268,8 @@ static long share_from_pe0(long v)
 
 static int takes_part(const struct row *r)
 {
+    if (r->who == 3)
+        return me % 2 == 0;
     return r->who == 2 || me == 0 || (r->who == 1 && me == o.peer);
 }
 
@@ -360,6 +366,249 @@ static void run(struct row *r)
     emit(r, measure(r));
 }
 
+/* ------------------------------------------- collectives over sets and teams */
+
+/*
+ * --sets: each collective over the whole job ("world") and over every other
+ * PE ("stride2": PEs 0, 2, 4, ...; PE 0 alone with 2 PEs), in three forms:
+ *   t*  the OpenSHMEM 1.5 team routine on SHMEM_TEAM_WORLD or a team made
+ *       with shmem_team_split_strided, back to back, as the specification
+ *       lets a program call them (built only where shmem.h says 1.5 or
+ *       later: Open MPI 4.1's OSHMEM is 1.4 and has no teams);
+ *   s*  the 1.4 active-set routine, then the sync a 1.4 program needs
+ *       before a pSync (and pWrk) may be used again (shmem_sync_all over
+ *       the world, shmem_sync over the strided set), the pSyncs alternating;
+ *   u*  (--bare-sets) the active-set routine back to back on one pSync,
+ *       as the team form runs: only where the implementation lets a pSync
+ *       be reused at once (this library: its pSync slots count signals),
+ *       so that a t row against its u row is the team form's own cost.
+ * bytes: broadcast and reduce (sum of long): the data; alltoall: each
+ * pair's block; fcollect: each PE's part. The last call's dest is checked.
+ */
+#define SET_SIZES 2
+static const long set_bytes[SET_SIZES] = { 8, 4096 };
+
+struct cset {
+    const char *name;
+    int start, log, size;    /* the active set */
+    int member, idx;         /* am I in it, my index */
+#if SHMEM_MAJOR_VERSION > 1 || (SHMEM_MAJOR_VERSION == 1 && SHMEM_MINOR_VERSION >= 5)
+#define BENCH_TEAMS 1
+    shmem_team_t team;
+#endif
+};
+static struct cset csets[2];
+static long *c_src, *c_dst, *c_psync[4], *c_pwrk[2];
+static long c_iter;
+
+static const struct cset *cset_of(const struct row *r)
+{
+    return &csets[r->who == 3];
+}
+
+static int is_world(const struct cset *c)
+{
+    return c->log == 0 && c->size == npes;
+}
+
+/* The sync of a set: shmem_sync_all over the world, else shmem_sync. */
+static void set_sync(const struct cset *c, long *ps)
+{
+    if (is_world(c))
+        shmem_sync_all();
+    else
+        shmem_sync(c->start, c->log, c->size, ps);
+}
+
+/* One active-set call of the row's kind (its name without the form
+ * letter) with pSync ps and pWrk pw. */
+static void set_call(const struct row *r, const struct cset *c, long *ps, long *pw)
+{
+    long n = r->bytes / 8;
+    const char *k = r->test + 1;
+    if (!strcmp(k, "barrier"))
+        shmem_barrier(c->start, c->log, c->size, ps);
+    else if (!strcmp(k, "sync"))
+        set_sync(c, ps);
+    else if (!strcmp(k, "bcast"))
+        shmem_broadcast64(c_dst, c_src, (size_t)n, 0, c->start, c->log, c->size, ps);
+    else if (!strcmp(k, "reduce"))
+        shmem_long_sum_to_all(c_dst, c_src, (int)n, c->start, c->log, c->size, pw, ps);
+    else if (!strcmp(k, "alltoall"))
+        shmem_alltoall64(c_dst, c_src, (size_t)n, c->start, c->log, c->size, ps);
+    else
+        shmem_fcollect64(c_dst, c_src, (size_t)n, c->start, c->log, c->size, ps);
+}
+
+static void op_set(struct row *r, long n)
+{
+    const struct cset *c = cset_of(r);
+    int is_sync = r->bytes == 0; /* sync, barrier: nothing to sync after */
+    for (long i = 0; i < n; i++, c_iter++) {
+        if (r->test[0] == 'u') {
+            set_call(r, c, c_psync[0], c_pwrk[0]);
+            continue;
+        }
+        set_call(r, c, c_psync[c_iter & 1], c_pwrk[c_iter & 1]);
+        if (!is_sync)
+            set_sync(c, c_psync[2 + (c_iter & 1)]);
+    }
+}
+
+#ifdef BENCH_TEAMS
+static void op_team(struct row *r, long n)
+{
+    const struct cset *c = cset_of(r);
+    size_t m = (size_t)r->bytes / 8;
+    const char *k = r->test + 1;
+    if (!strcmp(k, "sync"))
+        for (long i = 0; i < n; i++)
+            shmem_team_sync(c->team);
+    else if (!strcmp(k, "bcast"))
+        for (long i = 0; i < n; i++)
+            shmem_long_broadcast(c->team, c_dst, c_src, m, 0);
+    else if (!strcmp(k, "reduce"))
+        for (long i = 0; i < n; i++)
+            shmem_long_sum_reduce(c->team, c_dst, c_src, m);
+    else if (!strcmp(k, "alltoall"))
+        for (long i = 0; i < n; i++)
+            shmem_long_alltoall(c->team, c_dst, c_src, m);
+    else
+        for (long i = 0; i < n; i++)
+            shmem_long_fcollect(c->team, c_dst, c_src, m);
+}
+#endif
+
+/* Member j's source element i: its world PE and i, so every result tells
+ * where each element came from. */
+static long c_val(int pe, long i)
+{
+    return (long)(pe + 1) * 1000003L + i;
+}
+
+/* After a row: this member's dest holds what the last call must leave. */
+static void check_set(const struct row *r)
+{
+    const struct cset *c = cset_of(r);
+    long n = r->bytes / 8;
+    const char *k = r->test + 1;
+    if (!takes_part(r) || !strcmp(k, "sync") || !strcmp(k, "barrier"))
+        return;
+    for (long i = 0; i < n * c->size; i++) {
+        long want, got = c_dst[i];
+        long j = i / n, e = i % n;
+        int pej = c->start + (int)j * (1 << c->log);
+        if (!strcmp(k, "bcast")) {
+            if (i >= n || (c->idx == 0 && r->test[0] != 't'))
+                break; /* 1.4: the root's dest is not written */
+            want = c_val(c->start, i);
+        } else if (!strcmp(k, "reduce")) {
+            if (i >= n)
+                break;
+            want = 0;
+            for (int q = 0; q < c->size; q++)
+                want += c_val(c->start + q * (1 << c->log), i);
+        } else if (!strcmp(k, "alltoall")) {
+            want = c_val(pej, c->idx * n + e);
+        } else {
+            want = c_val(pej, e);
+        }
+        if (got != want) {
+            char msg[200];
+            snprintf(msg, sizeof msg, "%s %s %ld B: dest[%ld] is %ld, expected %ld",
+                     r->test, r->target, r->bytes, i, got, want);
+            die(msg);
+        }
+    }
+}
+
+/* One row of form f (t, s, u) over set ci, or nothing where that form is
+ * not built or not asked for. */
+static void run_set_row(char f, const char *kind, int ci, long bytes)
+{
+    char name[16];
+    struct row r = { name, csets[ci].name, bytes, ci ? 3 : 2, op_set, NULL, NULL, 0 };
+    long words = set_bytes[SET_SIZES - 1] / 8 * npes;
+    if (f == 'u' && !o.bare_sets)
+        return;
+    if (f == 't') {
+#ifdef BENCH_TEAMS
+        r.op = op_team;
+#else
+        return;
+#endif
+    }
+    snprintf(name, sizeof name, "%c%s", f, kind);
+    if (!wanted(name))
+        return;
+    for (long i = 0; i < words; i++)
+        c_dst[i] = -1;
+    shmem_barrier_all();
+    run(&r);
+    check_set(&r);
+    shmem_barrier_all();
+}
+
+static void run_set_rows(void)
+{
+    static const char *const kinds[] = { "bcast", "reduce", "alltoall", "fcollect" };
+    for (int ci = 0; ci < 2; ci++) {
+        run_set_row('t', "sync", ci, 0);
+        run_set_row('s', "sync", ci, 0);
+        run_set_row('s', "barrier", ci, 0);
+        for (int s = 0; s < SET_SIZES; s++) {
+            long b = set_bytes[s] < o.max_bytes ? set_bytes[s] : o.max_bytes;
+            if (s > 0 && b <= set_bytes[s - 1])
+                continue; /* --max-bytes cut the larger size */
+            for (int k = 0; k < 4; k++)
+                for (const char *f = "tsu"; *f; f++)
+                    run_set_row(*f, kinds[k], ci, b);
+        }
+    }
+}
+
+static void sets_setup(void)
+{
+    long words = set_bytes[SET_SIZES - 1] / 8, wrk = words / 2 + 1;
+    if (wrk < SHMEM_REDUCE_MIN_WRKDATA_SIZE)
+        wrk = SHMEM_REDUCE_MIN_WRKDATA_SIZE;
+    c_src = shmem_malloc((size_t)(words * npes) * sizeof(long));
+    c_dst = shmem_malloc((size_t)(words * npes) * sizeof(long));
+    for (int i = 0; i < 4; i++)
+        c_psync[i] = shmem_malloc(SHMEM_REDUCE_SYNC_SIZE * sizeof(long));
+    for (int i = 0; i < 2; i++)
+        c_pwrk[i] = shmem_malloc((size_t)wrk * sizeof(long));
+    if (!c_src || !c_dst || !c_psync[3] || !c_pwrk[1])
+        die("out of symmetric memory for the set rows");
+    for (int i = 0; i < 4; i++)
+        for (long j = 0; j < SHMEM_REDUCE_SYNC_SIZE; j++)
+            c_psync[i][j] = SHMEM_SYNC_VALUE;
+    /* alltoall reads block j of the source for member j; the others read
+     * the first block: element i of every source is c_val(me, i). */
+    for (long i = 0; i < words * npes; i++)
+        c_src[i] = c_val(me, i);
+    csets[0] = (struct cset){ .name = "world", .size = npes, .member = 1, .idx = me };
+    csets[1] = (struct cset){ .name = "stride2", .log = 1, .size = (npes + 1) / 2,
+                              .member = me % 2 == 0, .idx = me / 2 };
+#ifdef BENCH_TEAMS
+    csets[0].team = SHMEM_TEAM_WORLD;
+    csets[1].team = SHMEM_TEAM_INVALID;
+    shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 2, csets[1].size, NULL, 0,
+                             &csets[1].team);
+    if (csets[1].member != (csets[1].team != SHMEM_TEAM_INVALID))
+        die("shmem_team_split_strided gave a team to a PE outside it (or none to a member)");
+#endif
+    shmem_barrier_all();
+}
+
+static void sets_fini(void)
+{
+#ifdef BENCH_TEAMS
+    if (csets[1].team != SHMEM_TEAM_INVALID)
+        shmem_team_destroy(csets[1].team);
+#endif
+}
+
 /* The value the peer holds after a row must be what PE 0's calls left there. */
 static void check_word(const char *test, long *word, long expect)
 {
@@ -438,7 +687,18 @@ static void usage(FILE *f)
             "  --no-pin       leave CPU affinity as the launcher set it "
             "(default: PE i on the i-th CPU of its mask)\n"
             "  --peer PE      the target of the point-to-point rows and the "
-            "round trip (default 1)\n",
+            "round trip (default 1)\n"
+            "  --sets         also the collectives over the world and over every "
+            "other PE:\n"
+            "                 team forms (1.5+: tsync tbcast treduce talltoall "
+            "tfcollect) and\n"
+            "                 1.4 active-set forms with their sync (ssync "
+            "sbarrier sbcast sreduce\n"
+            "                 salltoall sfcollect), 8 and 4096 bytes\n"
+            "  --bare-sets    --sets, and the active-set forms back to back on "
+            "one pSync\n"
+            "                 (ubcast ureduce ualltoall ufcollect: only where "
+            "that is allowed)\n",
             MAX_BYTES_LIMIT, MAX_REPS);
 }
 
@@ -452,6 +712,10 @@ static void parse_args(int argc, char **argv)
             o.mean = 1;
         else if (!strcmp(a, "--no-pin"))
             o.pin = 0;
+        else if (!strcmp(a, "--sets"))
+            o.sets = 1;
+        else if (!strcmp(a, "--bare-sets"))
+            o.sets = o.bare_sets = 1;
         else if (!strcmp(a, "--max-bytes"))
             o.max_bytes = bench_parse_long("shmem-bench", a, v, 8, MAX_BYTES_LIMIT), i++;
         else if (!strcmp(a, "--reps"))
@@ -678,6 +942,11 @@ int main(int argc, char **argv)
     run(&(struct row){ "sbarrier", "all", 0, 2, op_sbarrier, NULL, NULL, 0 });
     run_size_rows("bcast", "heap", op_bcast, 2, sh.buf, sh.src, o.max_bytes);
     run_size_rows("reduce", "heap", op_reduce, 2, sh.buf, sh.src, o.max_bytes);
+    if (o.sets) {
+        sets_setup();
+        run_set_rows();
+        sets_fini();
+    }
 
     shmem_barrier_all();
     if (rt_ping)
