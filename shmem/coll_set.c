@@ -2,6 +2,7 @@
  * coll_set.c - active sets, the pSync counters, shmem_barrier and shmem_sync.
  */
 #include "coll.h"
+#include "xport.h"
 
 #include <limits.h>
 #include <stdint.h>
@@ -130,14 +131,24 @@ void shmem_sync(int PE_start, int logPE_stride, int PE_size, long *pSync)
     coll_sync_span("shmem_sync", &s, coll_span("shmem_sync", &s), pSync);
 }
 
+struct barrier_arg {
+    coll_set_t s;
+    long *pSync;
+};
+
+static void barrier_sync(void *arg)
+{
+    struct barrier_arg *b = arg;
+
+    coll_sync_span("shmem_barrier", &b->s, coll_span("shmem_barrier", &b->s), b->pSync);
+}
+
 void shmem_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync)
 {
-    coll_set_t s;
+    struct barrier_arg b = {.pSync = pSync};
 
     shm_check_init("shmem_barrier");
-    coll_set_init(&s, "shmem_barrier", PE_start, logPE_stride, PE_size);
-    /* The barrier implies quiet: this PE's puts are complete when others
-     * leave it. */
-    shmem_quiet();
-    coll_sync_span("shmem_barrier", &s, coll_span("shmem_barrier", &s), pSync);
+    coll_set_init(&b.s, "shmem_barrier", PE_start, logPE_stride, PE_size);
+    /* The barrier implies quiet (the seam's barrier, xport.h). */
+    shm_xp_barrier(barrier_sync, &b);
 }

@@ -9,11 +9,10 @@
  * through MPI since the last quiet are completed for that PE alone: its
  * puts and gets flushed, its non-fetching atomics acknowledged
  * (net_amo.c). Nothing pending through MPI (one supernode, or right after
- * a quiet): the fence is all. A PE listed twice is completed twice.
+ * a quiet): the fence is all. A PE listed twice is completed twice. The
+ * completion is the transport seam's (shm_xp_pe_quiet, xport.c).
  */
-#include "shmem_internal.h"
-
-#include <stdatomic.h>
+#include "xport.h"
 
 static void pe_quiet(const char *call, const int *target_pes, size_t npes)
 {
@@ -26,13 +25,7 @@ static void pe_quiet(const char *call, const int *target_pes, size_t npes)
         if (SHM_UNLIKELY(target_pes[i] < 0 || target_pes[i] >= shm.npes))
             shm_fatal(call, "target_pes[%zu] is PE %d, out of range: this job has %d PEs (0 "
                       "to %d)", i, target_pes[i], shm.npes, shm.npes - 1);
-    atomic_thread_fence(memory_order_seq_cst);
-    /* The acquire pairs with a quiet of another thread, as in shmem_quiet. */
-    if (SHM_LIKELY(__atomic_load_n(&shm_net_pending, __ATOMIC_ACQUIRE) == 0))
-        return;
-    for (size_t i = 0; i < npes; i++)
-        if (!shm_pe_local(target_pes[i]))
-            shm_net_quiet_pe(target_pes[i]);
+    shm_xp_pe_quiet(target_pes, npes);
 }
 
 void shmem_pe_quiet(const int *target_pes, size_t npes)
