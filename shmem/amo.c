@@ -6,37 +6,34 @@
  * instruction on x86-64): atomic with respect to every other PE's atomics
  * on the same object and to the owner's own, heap and statics alike,
  * without involving the target. A PE of another supernode applies the same
- * instruction itself, on request (net_amo.c).
+ * instruction itself, on request (net_amo.c). The hit test is the
+ * transport seam's (xport.h): a hit runs the instruction inline here, the
+ * mapped path's; a miss goes to the seam.
  * Read-modify-writes are sequentially consistent (on x86-64 the locked
  * instruction costs the same whatever the order asked); fetch and set are
  * relaxed loads and stores: the specification orders AMOs only through
  * fence and quiet (order.c), and a plain MOV is atomic at these widths.
  * The generic __atomic builtins also cover float and double (by their bits).
  */
-#include "shmem_internal.h"
-
-#include "amo_apply.h"
-
-#include <string.h>
+#include "xport.h"
 
 #define RLX __ATOMIC_RELAXED
 #define SC __ATOMIC_SEQ_CST
 
-/* The slow path, out of line so that the fast path keeps no frame: the
- * checks (a bad PE or address ends the job), then the same operation by
- * its code (amo_apply.h), here or, for a PE of another supernode, by the
- * target (net_amo.c). The value's bits travel in a uint64_t. */
+/* The miss, out of line so that the fast path keeps no frame: the value's
+ * bits in a uint64_t to the seam's atomic (xport.c), which checks the
+ * arguments (a bad PE or address ends the job) and applies the same
+ * operation by its code, here or, for a PE of another supernode, at the
+ * target (net_amo.c). */
 #define SLOW(N, T)                                                               \
     static __attribute__((noinline, cold)) T slow_##N(const char *call, const T *sym, int pe, \
                                                       int op, T v, T c, int fetching) \
     {                                                                            \
-        void *p = shm_remote_or_net(call, sym, pe);                              \
         uint64_t a = 0, b = 0, r;                                                \
         T out;                                                                   \
         memcpy(&a, &v, sizeof v);                                                \
         memcpy(&b, &c, sizeof c);                                                \
-        r = p != NULL ? shm_amo_apply(p, sizeof(T), op, a, b)                    \
-                      : shm_net_amo(sym, pe, op, sizeof(T), a, b, fetching);     \
+        r = shm_xp_amo_slow(call, sym, pe, op, sizeof(T), a, b, fetching);       \
         memcpy(&out, &r, sizeof out);                                            \
         return out;                                                              \
     }

@@ -20,6 +20,7 @@
  * first lines, and each team's members on its slot's (team_sync.c).
  */
 #include "coll.h"
+#include "xport.h"
 
 /* The scratch area of one PE starts with the barrier's lines. */
 _Static_assert(sizeof(coll_lines_t) <= SHM_SCRATCH_SIZE,
@@ -110,25 +111,26 @@ static void coll_barrier_all(void)
     coll_dbar(&bar.b);
 }
 
+/* The synchronization of both: the dissemination barrier once shmem_init
+ * has set it up, the layer's own before. */
+static void barrier_sync(void *arg)
+{
+    (void)arg;
+    if (SHM_UNLIKELY(!bar.ready))
+        shm_xp_sync_all();
+    else
+        coll_barrier_all();
+}
+
 void shmem_barrier_all(void)
 {
     shm_check_init("shmem_barrier_all");
-    /* The barrier implies quiet: this PE's puts are complete when others
-     * leave it. */
-    shmem_quiet();
-    if (SHM_UNLIKELY(!bar.ready)) {
-        shm_barrier();
-        return;
-    }
-    coll_barrier_all();
+    /* The barrier implies quiet (the seam's barrier, xport.h). */
+    shm_xp_barrier(barrier_sync, NULL);
 }
 
 void shmem_sync_all(void)
 {
     shm_check_init("shmem_sync_all");
-    if (SHM_UNLIKELY(!bar.ready)) {
-        shm_barrier();
-        return;
-    }
-    coll_barrier_all();
+    barrier_sync(NULL);
 }

@@ -2,6 +2,7 @@
  * coll_set.c - active sets, the pSync counters, shmem_barrier and shmem_sync.
  */
 #include "coll.h"
+#include "xport.h"
 
 #include <limits.h>
 #include <stdint.h>
@@ -269,14 +270,28 @@ void shmem_sync(int PE_start, int logPE_stride, int PE_size, long *pSync)
         sync_first("shmem_sync", PE_start, logPE_stride, PE_size, pSync);
 }
 
-void shmem_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync)
+struct barrier_arg {
+    int start, log, size;
+    long *pSync;
+};
+
+/* shmem_barrier's synchronization: shmem_sync's, the last plan again or
+ * the checks and a new one. */
+static void barrier_sync(void *arg)
 {
-    shm_check_init("shmem_barrier");
-    /* The barrier implies quiet: this PE's puts are complete when others
-     * leave it. */
-    shmem_quiet();
-    if (SHM_LIKELY(sync_again(PE_start, logPE_stride, PE_size, pSync)))
+    const struct barrier_arg *b = arg;
+
+    if (SHM_LIKELY(sync_again(b->start, b->log, b->size, b->pSync)))
         sync_run(&sync_last.plan);
     else
-        sync_first("shmem_barrier", PE_start, logPE_stride, PE_size, pSync);
+        sync_first("shmem_barrier", b->start, b->log, b->size, b->pSync);
+}
+
+void shmem_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync)
+{
+    struct barrier_arg b = {PE_start, logPE_stride, PE_size, pSync};
+
+    shm_check_init("shmem_barrier");
+    /* The barrier implies quiet (the seam's barrier, xport.h). */
+    shm_xp_barrier(barrier_sync, &b);
 }

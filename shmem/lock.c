@@ -16,13 +16,13 @@
  * there is none (a compare-and-swap, which fails if one is just joining;
  * then the releaser waits for it to write its number).
  *
- * In a job that spans supernodes, the tail and another PE's node may be on
- * another host: those three operations (swap or compare-and-swap of the
- * tail, or into another PE's node) go through the layer's atomics, which
- * stay atomic with this host's own; a PE still waits on its own node, in
- * its own memory. On one supernode they are the instructions themselves.
+ * The tail and another PE's node may be on another host: those operations
+ * (swap, compare-and-swap or fetch of the tail, or into another PE's node)
+ * go through the seam's atomics (xport.h), the instruction itself on a PE
+ * of my supernode, MPI's shipped atomic otherwise, atomic with each other;
+ * a PE still waits on its own node, in its own memory.
  */
-#include "shmem_internal.h"
+#include "xport.h"
 
 #include <stdatomic.h>
 #include <stdint.h>
@@ -33,56 +33,47 @@
 _Static_assert(sizeof(long) == 2 * sizeof(atomic_uint_least32_t),
                "a lock (long) holds the tail and this PE's queue node");
 
-static atomic_uint_least32_t *lock_tail(const char *call, long *lock)
+/* This PE's own node, in its own memory (the lock's address checked). */
+static atomic_uint_least32_t *lock_node(const char *call, long *lock)
 {
-    return shm_remote_range(call, lock, sizeof(long), 0);
-}
-
-static atomic_uint_least32_t *lock_node(const char *call, long *lock, int pe)
-{
-    return (atomic_uint_least32_t *)shm_remote_range(call, lock, sizeof(long), pe) + 1;
+    return (atomic_uint_least32_t *)shm_remote_range(call, lock, sizeof(long), shm.me) + 1;
 }
 
 /* The tail (on PE 0) and the node of PE pe, as symmetric addresses. */
 #define LOCK_TAIL_SYM(lock) ((uint32_t *)(lock))
 #define LOCK_NODE_SYM(lock) ((uint32_t *)(lock) + 1)
 
+/* The atomic op on a 32-bit word of PE pe's copy of the lock, through the
+ * seam (xport.h). The layer's atomics are sequentially consistent: the
+ * swap and compare-and-swap of the tail acquire the releaser's critical
+ * section and publish the caller's reset node; node_or's releases what
+ * this PE did before to pe. */
+static uint32_t lock_amo(const char *call, uint32_t *sym, int pe, int op, uint32_t v,
+                         uint32_t c, int fetching)
+{
+    return (uint32_t)shm_xp_amo(call, sym, pe, op, sizeof *sym, v, c, fetching);
+}
+
 static uint32_t tail_swap(const char *call, long *lock, uint32_t v)
 {
-    if (SHM_UNLIKELY(shm.multi))
-        return shmem_uint32_atomic_swap(LOCK_TAIL_SYM(lock), v, 0);
-    /* acq_rel: acquires the releaser's critical section when the lock was
-     * free, and publishes the caller's reset node to the PE that queues
-     * behind it. */
-    return atomic_exchange_explicit(lock_tail(call, lock), v, memory_order_acq_rel);
+    return lock_amo(call, LOCK_TAIL_SYM(lock), 0, SHM_AOP_SWAP, v, 0, 1);
 }
 
 /* Compare-and-swap of the tail from `from` to `to`: 1 if it was `from`. */
 static int tail_cas(const char *call, long *lock, uint32_t from, uint32_t to)
 {
-    if (SHM_UNLIKELY(shm.multi))
-        return shmem_uint32_atomic_compare_swap(LOCK_TAIL_SYM(lock), from, to, 0) == from;
-    /* acq_rel: acquires a critical section (take) or releases one (give). */
-    return atomic_compare_exchange_strong_explicit(lock_tail(call, lock), &from, to,
-                                                   memory_order_acq_rel, memory_order_relaxed);
+    return lock_amo(call, LOCK_TAIL_SYM(lock), 0, SHM_AOP_CSWAP, to, from, 1) == from;
 }
 
 static uint32_t tail_peek(const char *call, long *lock)
 {
-    if (SHM_UNLIKELY(shm.multi))
-        return shmem_uint32_atomic_fetch(LOCK_TAIL_SYM(lock), 0);
-    return atomic_load_explicit(lock_tail(call, lock), memory_order_relaxed);
+    return lock_amo(call, LOCK_TAIL_SYM(lock), 0, SHM_AOP_FETCH, 0, 0, 1);
 }
 
-/* Sets bits in PE pe's node; release: what this PE did before is visible to
- * pe once it sees them. */
+/* Sets bits in PE pe's node. */
 static void node_or(const char *call, long *lock, int pe, uint32_t bits)
 {
-    if (SHM_UNLIKELY(shm.multi)) {
-        shmem_uint32_atomic_or(LOCK_NODE_SYM(lock), bits, pe);
-        return;
-    }
-    atomic_fetch_or_explicit(lock_node(call, lock, pe), bits, memory_order_release);
+    lock_amo(call, LOCK_NODE_SYM(lock), pe, SHM_AOP_FOR, bits, 0, 0);
 }
 
 struct lock_wait {
@@ -122,7 +113,7 @@ void shmem_set_lock(long *lock)
     uint32_t prev;
 
     shm_check_init(call);
-    node = lock_node(call, lock, shm.me);
+    node = lock_node(call, lock);
     lock_check_free(call, lock, node);
     /* Nobody knows this node until the swap below publishes it. */
     atomic_store_explicit(node, 0, memory_order_relaxed);
@@ -141,7 +132,7 @@ int shmem_test_lock(long *lock)
     atomic_uint_least32_t *node;
 
     shm_check_init(call);
-    node = lock_node(call, lock, shm.me);
+    node = lock_node(call, lock);
     lock_check_free(call, lock, node);
     if (tail_peek(call, lock) != 0)
         return 1;
@@ -159,7 +150,7 @@ void shmem_clear_lock(long *lock)
     uint32_t v, me1 = (uint32_t)shm.me + 1;
 
     shm_check_init(call);
-    node = lock_node(call, lock, shm.me);
+    node = lock_node(call, lock);
     v = atomic_load_explicit(node, memory_order_acquire);
     if (!(v & LOCK_GRANTED))
         shm_fatal(call, "PE %d does not hold the lock at %p", shm.me, (void *)lock);

@@ -27,27 +27,19 @@
  * could be cheaper only where MPI offered ordering without completion,
  * which it does not for put.
  */
-#include "shmem_internal.h"
-
-#include <stdatomic.h>
+#include "xport.h"
 
 int shm_net_pending;
 
+/* Both are the transport seam's (xport.h): the mapped part, then MPI's. */
 void shmem_fence(void)
 {
-    atomic_thread_fence(memory_order_release);
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_sfence();
-#endif
-    if (SHM_UNLIKELY(__atomic_load_n(&shm_net_pending, __ATOMIC_ACQUIRE)))
-        shm_net_quiet();
+    shm_xp_fence();
 }
 
 void shmem_quiet(void)
 {
-    atomic_thread_fence(memory_order_seq_cst);
-    if (SHM_UNLIKELY(__atomic_load_n(&shm_net_pending, __ATOMIC_ACQUIRE)))
-        shm_net_quiet();
+    shm_xp_quiet();
 }
 
 /* Cache management: memory is coherent here; kept for old programs. */

@@ -10,11 +10,11 @@
  * puts and gets flushed, its non-fetching atomics acknowledged
  * (net_amo.c). Nothing pending through MPI (one supernode, or right after
  * a quiet): the fence is all. A PE listed twice is completed twice.
- * shmem_ctx_pe_quiet's list holds PE numbers of the context's team.
+ * shmem_ctx_pe_quiet's list holds PE numbers of the context's team. The
+ * completion is the transport seam's (shm_xp_pe_quiet, xport.c).
  */
 #include "team.h"
-
-#include <stdatomic.h>
+#include "xport.h"
 
 /* The world PE of target_pes[i], a PE number of ctx's team, checked
  * (fatal naming call, i and the valid range). */
@@ -39,15 +39,16 @@ static void pe_quiet(const char *call, shmem_ctx_t ctx, const int *target_pes, s
         shm_fatal(call, "target_pes is NULL with npes %zu", npes);
     for (size_t i = 0; i < npes; i++)
         (void)target(call, ctx, target_pes, i);
-    atomic_thread_fence(memory_order_seq_cst);
-    /* The acquire pairs with a quiet of another thread, as in shmem_quiet. */
-    if (SHM_LIKELY(__atomic_load_n(&shm_net_pending, __ATOMIC_ACQUIRE) == 0))
+    /* The list is checked whole before anything is completed; then each
+     * PE, as a world PE, through the seam. */
+    if (ctx->team == SHMEM_TEAM_WORLD) {
+        shm_xp_pe_quiet(target_pes, npes);
         return;
+    }
     for (size_t i = 0; i < npes; i++) {
         int pe = target(call, ctx, target_pes, i);
 
-        if (!shm_pe_local(pe))
-            shm_net_quiet_pe(pe);
+        shm_xp_pe_quiet(&pe, 1);
     }
 }
 

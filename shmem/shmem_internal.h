@@ -199,8 +199,12 @@ void shm_check_init(const char *call) SHM_HIDDEN;
 void shm_check_null(const char *call, const char *what, const void *ptr, size_t nelems) SHM_HIDDEN;
 /* A barrier over all PEs through pshm (and MPI, serving other PEs' atomics
  * while it waits), for the layer's own use (init, finalize, the allocator);
- * it implies quiet, as shmem_barrier_all does; the job ends if it fails. */
+ * it implies quiet, as shmem_barrier_all does (the seam's shm_xp_barrier,
+ * xport.h); the job ends if it fails. */
 void shm_barrier(void) SHM_HIDDEN;
+/* A failed poll, wait or barrier of pshm's (rc < 0): a peer died or the
+ * job was aborted; this PE leaves with it, naming `call`. */
+_Noreturn void shm_lost(const char *call, int rc) SHM_HIDDEN;
 /* Ends the job with `code` (pshm_abort, or MPI_Abort under MPI). */
 _Noreturn void shm_abort(int code) SHM_HIDDEN;
 /* The same, and the launcher says `why` ("called shmem_global_exit(7)")
@@ -227,10 +231,11 @@ uint64_t shm_signal_wait(const char *call, uint64_t *sig_addr, int cmp, uint64_t
  * symmetric dest on pe, every check included; `call` names the routine. */
 void shm_put_bytes(const char *call, void *dest, const void *src, size_t nelems, size_t size,
                    int pe) SHM_HIDDEN;
-/* The strided transfers of rma.c (iput, iget) and rma_ib.c (ibput, ibget):
- * nblocks blocks of bsize elements of `size` bytes, block i at dest + i *
- * dst and src + i * sst elements (strides of any sign), every check of the
- * remote span included; is_put: dest is the symmetric side. */
+/* The strided transfers of rma.c (iput, iget) and rma_ib.c (ibput, ibget),
+ * the transport seam's (xport.c): nblocks blocks of bsize elements of
+ * `size` bytes, block i at dest + i * dst and src + i * sst elements
+ * (strides of any sign), every check of the remote span included; is_put:
+ * dest is the symmetric side. */
 void shm_strided(const char *call, int is_put, void *dest, const void *src, ptrdiff_t dst,
                  ptrdiff_t sst, size_t bsize, size_t nblocks, size_t size, int pe) SHM_HIDDEN;
 

@@ -7,33 +7,12 @@
  * x86-64, where stores become visible in order; glibc's memcpy fences its
  * own non-temporal stores before returning), then the signal: a release
  * store (SET) or a locked add (ADD). The waiter's acquire load of the signal
- * (shmem_signal_wait_until, shmem_uint64_wait_until) pairs with it.
+ * (shmem_signal_wait_until, shmem_uint64_wait_until) pairs with it. To a
+ * PE of another supernode the data is flushed, then the signal applied by
+ * the target. Both are the transport seam's (shm_xp_signal, xport.h).
  */
 #include "team.h"
-
-#include <stdatomic.h>
-
-static void signal_after(const char *call, uint64_t *sig_addr, uint64_t signal, int sig_op,
-                         int pe)
-{
-    uint64_t *sig = shm_fast(sig_addr, pe);
-
-    if (sig == NULL)
-        sig = shm_remote_or_net(call, sig_addr, pe);
-    if (sig == NULL) {
-        /* Another supernode: the data is there once flushed; then the
-         * signal, applied by the target like any atomic (net_amo.c). */
-        shm_net_flush_pe(pe);
-        shm_net_amo(sig_addr, pe, sig_op == SHMEM_SIGNAL_SET ? SHM_AOP_SET : SHM_AOP_FADD,
-                    sizeof *sig_addr, signal, 0, 0);
-        return;
-    }
-    atomic_thread_fence(memory_order_release);
-    if (sig_op == SHMEM_SIGNAL_SET)
-        __atomic_store_n(sig, signal, __ATOMIC_RELEASE);
-    else
-        __atomic_fetch_add(sig, signal, __ATOMIC_SEQ_CST);
-}
+#include "xport.h"
 
 static void put_signal(const char *call, void *dest, const void *src, size_t nelems,
                        size_t size, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)
@@ -42,7 +21,7 @@ static void put_signal(const char *call, void *dest, const void *src, size_t nel
         shm_fatal(call, "sig_op %d is neither SHMEM_SIGNAL_SET (0) nor SHMEM_SIGNAL_ADD (1)",
                   sig_op);
     shm_put_bytes(call, dest, src, nelems, size, pe);
-    signal_after(call, sig_addr, signal, sig_op, pe);
+    shm_xp_signal(call, sig_addr, signal, sig_op == SHMEM_SIGNAL_ADD, pe, 1);
 }
 
 #define PUT_SIGNAL(N, T)                                                         \

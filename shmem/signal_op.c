@@ -11,37 +11,18 @@
  * next quiet. There is no data to flush before it.
  */
 #include "team.h"
+#include "xport.h"
 
 /* The C11 generic macros of these names hide the functions. */
 #undef shmem_signal_add
 #undef shmem_signal_set
 
-static __attribute__((noinline, cold)) void update_slow(const char *call, uint64_t *sig_addr,
-                                                        uint64_t signal, int add, int pe)
-{
-    uint64_t *sig = shm_remote_or_net(call, sig_addr, pe);
-
-    if (sig == NULL)
-        shm_net_amo(sig_addr, pe, add ? SHM_AOP_FADD : SHM_AOP_SET, sizeof *sig_addr, signal,
-                    0, 0);
-    else if (add)
-        __atomic_fetch_add(sig, signal, __ATOMIC_SEQ_CST);
-    else
-        __atomic_store_n(sig, signal, __ATOMIC_RELEASE);
-}
-
-/* add is a constant in each caller: one instruction on the fast path. */
+/* add is a constant in each caller: one instruction on the fast path
+ * (the transport seam's signal update, xport.h). */
 static inline void update(const char *call, uint64_t *sig_addr, uint64_t signal, int add,
                           int pe)
 {
-    uint64_t *sig = shm_fast(sig_addr, pe);
-
-    if (SHM_UNLIKELY(sig == NULL))
-        update_slow(call, sig_addr, signal, add, pe);
-    else if (add)
-        __atomic_fetch_add(sig, signal, __ATOMIC_SEQ_CST);
-    else
-        __atomic_store_n(sig, signal, __ATOMIC_RELEASE);
+    shm_xp_signal(call, sig_addr, signal, add, pe, 0);
 }
 
 void shmem_signal_add(uint64_t *sig_addr, uint64_t signal, int pe)

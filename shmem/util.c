@@ -164,7 +164,7 @@ void *shm_remote(const char *call, const void *sym, int pe)
 
 /* A failed poll or wait means a peer died or the job was aborted: pshm has
  * marked the job, and this PE leaves with it. */
-static _Noreturn void lost(const char *call, int rc)
+_Noreturn void shm_lost(const char *call, int rc)
 {
     /* Aborted by another PE: that PE has said why already. */
     if (rc == -ECANCELED)
@@ -176,63 +176,5 @@ void shm_poll(void)
 {
     int rc = pshm_poll(shm.ctx);
     if (SHM_UNLIKELY(rc < 0))
-        lost("progress", rc);
-}
-
-void shm_progress(void)
-{
-    shm_poll();
-    if (shm.multi)
-        shm_net_serve();
-}
-
-/* In a job over several supernodes, a wait also serves the atomics other
- * PEs send here: the condition pshm_wait_until checks between its polls
- * does it. */
-typedef struct net_cond {
-    int (*cond)(void *);
-    void *arg;
-} net_cond_t;
-
-static int cond_and_serve(void *arg)
-{
-    net_cond_t *c = arg;
-
-    if (c->cond(c->arg))
-        return 1;
-    shm_net_serve();
-    return c->cond(c->arg);
-}
-
-void shm_wait(int (*cond)(void *), void *arg)
-{
-    net_cond_t c = {cond, arg};
-    int rc;
-
-    if (cond(arg))
-        return;
-    rc = shm.multi ? pshm_wait_until(shm.ctx, cond_and_serve, &c)
-                   : pshm_wait_until(shm.ctx, cond, arg);
-    if (SHM_UNLIKELY(rc < 0))
-        lost("wait", rc);
-}
-
-void shm_barrier(void)
-{
-    int rc;
-
-    /* Implies quiet, as shmem_barrier_all: what this PE sent through MPI
-     * (non-fetching atomics, puts) is applied at its target before any PE
-     * leaves, so a value read after an allocation call is final. */
-    shmem_quiet();
-    /* pshm's barrier would block in MPI_Barrier without serving the atomics
-     * a PE still waiting for an answer sent here: a barrier of MPI's that
-     * does not block, waited for in shm_net_waitall. */
-    if (shm.multi) {
-        shm_net_barrier();
-        return;
-    }
-    rc = pshm_barrier(shm.ctx);
-    if (SHM_UNLIKELY(rc < 0))
-        lost("barrier", rc);
+        shm_lost("progress", rc);
 }
