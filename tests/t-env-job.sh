@@ -45,10 +45,15 @@ run 0 "pshmrun: warning: PSHM_SIM_HOST is not a variable pshm reads; did you mea
 # GASNet's own variables and correct names are not typos.
 run 0 "" "warning" GASNET_BACKTRACE=1 GASNET_PSHMNET_QUEUE_DEPTH=8 -- -n 2 "$C" ok
 
-# --- a GASNET_TMPDIR that does not exist fails the job with its reason
-# alone: no line about objects that could not be removed from it.
-run 1 "GASNET_TMPDIR=\"/nonexistent-pshm-dir\" is not valid" "could not remove" \
-    GASNET_TMPDIR=/nonexistent-pshm-dir -- -n 2 "$C" ok
+# --- a GASNET_TMPDIR that does not exist fails the job (the file backend
+# keeps its objects there) with its reason alone: no line about objects that
+# could not be removed from it. The other backends do not use it.
+if grep -q "define PSHM_BACKEND_FILE 1" "$B/config.h"; then
+    run 1 "GASNET_TMPDIR=\"/nonexistent-pshm-dir\" is not valid" "could not remove" \
+        GASNET_TMPDIR=/nonexistent-pshm-dir -- -n 2 "$C" ok
+else
+    run 0 "" "could not remove" GASNET_TMPDIR=/nonexistent-pshm-dir -- -n 2 "$C" ok
+fi
 
 # --- GASNET_EXITTIMEOUT: one range (0.1..600) for pshmrun and the library
 for v in 5000 0.05 0 601 abc; do
