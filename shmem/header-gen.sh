@@ -58,9 +58,9 @@ FILENAME == "-" { i = index($0, "\t"); ex[substr($0, 1, i - 1)] = substr($0, i +
 # The note under the first comment: where this text comes from.
 !noted && /\*\// {
     print
-    printf "/*\n * Written at build time by shmem/header-gen.sh from %s, where each\n", hdr
-    printf " * typed family is one X-macro line: here it is its declarations, one a\n"
-    printf " * line. Edit that file, not this one.\n */\n"
+    printf "/*\n * The installed form, written at build time by shmem/header-gen.sh from\n"
+    printf " * %s: each typed family, one X-macro line there, is here its\n", hdr
+    printf " * declarations, one a line. Edit that file, not this one.\n */\n"
     noted = 1; next
 }
 # A helper definition and its continuation lines: left out.
