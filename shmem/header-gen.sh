@@ -13,13 +13,15 @@
 # is HEADER's own. So `grep shmem_long_put shmem.h` finds the prototype.
 #
 # CC (with its flags, one word list) preprocesses HEADER as C, each applying
-# line between two markers; OTHER are headers HEADER includes, read only for
-# their macro names. The object-like macros of the headers (SHMEM_API_,
-# SHMEM_DEPRECATED_) are undefined around each line (push_macro, pop_macro),
-# so they stay names in the declarations, as in HEADER's own. A declaration
-# of a complex type goes under the guard the type lists give it (C with
-# complex numbers only), so OUT declares in C++ and without complex numbers
-# what HEADER does (tests/t-shmem-header.sh compares the two).
+# line between two markers (a line it does not reach, or that makes no
+# declaration, fails the build); OTHER are headers HEADER includes, read
+# only for their macro names. The object-like macros of the headers
+# (SHMEM_API_, SHMEM_DEPRECATED_) are undefined around each line
+# (push_macro, pop_macro), so they stay names in the declarations, as in
+# HEADER's own. A declaration of a complex type goes under the guard the
+# type lists give it (C with complex numbers only), so OUT declares in C++
+# and without complex numbers what HEADER does (tests/t-shmem-header.sh
+# compares the two).
 set -e
 [ $# -ge 2 ] || { echo "usage: header-gen.sh CC HEADER [OTHER...] >OUT" >&2; exit 2; }
 cc=$1

@@ -53,6 +53,11 @@ flat "$I/shmemx.h" | grep -qxF -- "$(printf '%s' "$p" | tr -d '[:space:]')" && o
     bad "the installed shmemx.h has no line '$p'"
 left=$(grep -n 'SHMEMX\?_DECL_' "$I/shmem.h" "$I/shmemx.h")
 [ -z "$left" ] && ok "no SHMEM_DECL_ helper left" || bad "SHMEM_DECL_ left in the installed headers: $left"
+# Nor a type list applied outside a macro (a helper not named SHMEM_DECL_,
+# which header-gen.sh would not write out).
+left=$(awk 'cont { cont = /\\$/; next } /^[ \t]*#/ { cont = /\\$/; next }
+            /^[ \t]*SHMEMX?_[A-Z0-9_]*\(/ { print FILENAME ":" FNR ": " $0 }' "$I/shmem.h" "$I/shmemx.h")
+[ -z "$left" ] && ok "no X-macro line left" || bad "X-macro lines left in the installed headers: $left"
 
 # Warning-free in every language it is for; the C11 generic forms used too.
 cat >"$T/use.c" <<'EOF'
@@ -98,8 +103,10 @@ for cxx in "${cxxs[@]}"; do
         ok "$cxx -std=c++11 -pedantic: no warning" || bad "$cxx: $(cat "$T/cc.err")"
 done
 
-# The same names as the sources (the profiling lists' reading of them).
-names() { sh "$B/shmem/pshmem-gen.sh" names "gcc -std=c11 -I$1" "$1/shmem.h" "$1/shmemx.h" | sort; }
+# The same names as the sources (the profiling lists' reading of them), by
+# the configured compiler.
+CC=$(sed -n 's/^CC := //p' "$B/Makefile")
+names() { sh "$B/shmem/pshmem-gen.sh" names "${CC:-cc} -std=c11 -I$1" "$1/shmem.h" "$1/shmemx.h" | sort; }
 names "$B/shmem" >"$T/names.src"
 names "$I" >"$T/names.inst"
 if [ "$(wc -l <"$T/names.src")" -gt 1000 ] && cmp -s "$T/names.src" "$T/names.inst"; then
@@ -122,10 +129,14 @@ same() { # WHAT COMPILER FLAGS...
     if [ -s "$T/text.src" ] && cmp -s "$T/text.src" "$T/text.inst"; then ok "$what: the same declarations as the sources"
     else bad "$what: the installed headers preprocess to other text than the sources"; fi
 }
-same "C11" gcc -std=c11 -x c
-same "C99" gcc -std=c99 -x c
-same "C11 without complex numbers" gcc -std=c11 -D__STDC_NO_COMPLEX__ -x c
-[ ${#cxxs[@]} -gt 0 ] && same "C++" "${cxxs[0]}" -std=c++11 -x c++
+for cc in "${ccs[@]}"; do
+    same "$cc C11" "$cc" -std=c11 -x c
+    same "$cc C99" "$cc" -std=c99 -x c
+    same "$cc C11 without complex numbers" "$cc" -std=c11 -D__STDC_NO_COMPLEX__ -x c
+done
+for cxx in "${cxxs[@]}"; do
+    same "$cxx C++" "$cxx" -std=c++11 -x c++
+done
 # The check finds a prototype missing.
 mkdir -p "$T/cut"
 cp "$I"/shmem_cxx.h "$I"/shmemx.h "$T/cut/"
