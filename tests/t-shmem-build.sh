@@ -34,20 +34,20 @@ build pie -fPIE -pie && job 0 "$n" "$T/pie" a\ b --c -n && check_args
 build nopie -fno-PIE -no-pie && job 0 "$n" "$T/nopie" a\ b --c -n && check_args
 build opt -O3 -Wall -Werror -std=c11 && job 0 "$n" -- "$T/opt" a\ b --c -n && check_args
 # The shared library: the program's statics are symmetric all the same.
-if cc -std=c11 -I"$B/shmem" -o "$T/shared" "$SRC" -L"$B" -lpshmem 2>"$T/cc.err"; then
+if cc -std=c11 -I"$B/shmem/include" -o "$T/shared" "$SRC" -L"$B" -lpshmem 2>"$T/cc.err"; then
     LD_LIBRARY_PATH=$B job 0 "$n" env LD_LIBRARY_PATH="$B" "$T/shared" x && ok "libpshmem.so"
 else
     bad "cannot link against libpshmem.so: $(cat "$T/cc.err")"
 fi
 
 out=$("$OSHCC" -showme -c x.c)
-case $out in *"-I$B/shmem"*" -c x.c"*) ok "oshcc -showme -c: $out" ;; *) bad "oshcc -showme -c: $out" ;; esac
+case $out in *"-I$B/shmem/include"*" -c x.c"*) ok "oshcc -showme -c: $out" ;; *) bad "oshcc -showme -c: $out" ;; esac
 case $out in *libpshmem.a*) bad "oshcc -showme -c links: $out" ;; esac
 out=$("$OSHCC" --showme x.c -o x)
 case $out in *"x.c -o x $B/libpshmem.a"*) ok "oshcc --showme: $out" ;; *) bad "oshcc --showme: $out" ;; esac
 # Built over MPI, MPI's compile flags follow (t-shmem-hybrid checks them).
 case $("$OSHCC" -showme:compile) in
-"-I$B/shmem" | "-I$B/shmem "-*) ok "-showme:compile" ;;
+"-I$B/shmem/include" | "-I$B/shmem/include "-*) ok "-showme:compile" ;;
 *) bad "-showme:compile: $("$OSHCC" -showme:compile)" ;;
 esac
 case $("$OSHCC" -showme:link) in "$B/libpshmem.a"*) ok "-showme:link" ;; *) bad "-showme:link" ;; esac

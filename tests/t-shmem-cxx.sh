@@ -26,13 +26,13 @@ for n in $PES; do
     job 0 "$n" "$T/oshc++" && expect_out "cxx_generic: $n PEs ok"
 done
 if command -v clang++ >/dev/null 2>&1; then
-    clang++ -std=c++11 -Wall -Wextra -Werror -I"$B/shmem" -c -o "$T/clang.o" "$SRC" 2>"$T/cc.err" &&
+    clang++ -std=c++11 -Wall -Wextra -Werror -I"$B/shmem/include" -c -o "$T/clang.o" "$SRC" 2>"$T/cc.err" &&
         ok "shmem.h compiles as C++11 with clang++" || bad "clang++: $(cat "$T/cc.err")"
 fi
 "$B/shmem/oshcc" -v >"$T/v" 2>&1 && grep -qi "version" "$T/v" && ok "oshcc -v" || bad "oshcc -v: $(cat "$T/v")"
 "$B/shmem/oshcc" --version >"$T/v" 2>&1 && ok "oshcc --version" || bad "oshcc --version: $(cat "$T/v")"
 case $("$B/shmem/oshcc" -show x.c -o x) in *"x.c -o x $B/libpshmem.a"*) ok "oshcc -show" ;; *) bad "oshcc -show" ;; esac
-case $("$B/shmem/oshc++" -show x.cc) in *"-I$B/shmem"*" x.cc"*) ok "oshc++ -show" ;; *) bad "oshc++ -show: $("$B/shmem/oshc++" -show x.cc)" ;; esac
+case $("$B/shmem/oshc++" -show x.cc) in *"-I$B/shmem/include"*" x.cc"*) ok "oshc++ -show" ;; *) bad "oshc++ -show: $("$B/shmem/oshc++" -show x.cc)" ;; esac
 case $("$B/shmem/oshcc" --showme:version) in "oshcc: pshm OpenSHMEM "*) ok "--showme:version" ;; *) bad "--showme:version" ;; esac
 [ "$("$B/shmem/oshcc" -compile_info)" = "$("$B/shmem/oshcc" -showme:compile)" ] && ok "-compile_info" ||
     bad "-compile_info: $("$B/shmem/oshcc" -compile_info)"

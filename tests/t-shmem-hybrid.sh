@@ -19,7 +19,7 @@ CC=$(sed -n 's/^CC := //p' "$B/Makefile")
 
 mpiflags=$($MPICC --showme:compile 2>/dev/null || $MPICC -compile_info 2>/dev/null)
 case " $("$B/shmem/oshcc" -showme:compile) " in
-*" -I$B/shmem "*) ok "oshcc -showme:compile: $("$B/shmem/oshcc" -showme:compile)" ;;
+*" -I$B/shmem/include "*) ok "oshcc -showme:compile: $("$B/shmem/oshcc" -showme:compile)" ;;
 *) bad "oshcc -showme:compile: $("$B/shmem/oshcc" -showme:compile)" ;;
 esac
 for w in $mpiflags; do
@@ -51,7 +51,7 @@ done
 split_layout 4:hosts=2
 job 0 4 "$B/tests/shmem/hybrid" shmem mpi && expect_out "^hybrid shmem mpi: 4 PEs"
 # shellcheck disable=SC2086
-if $CC -std=c11 -O2 -I"$B/shmem" -I"$S" -DPSHMEM_HAVE_MPI=1 $mpiflags -o "$T/shared" "$S/hybrid.c" \
+if $CC -std=c11 -O2 -I"$B/shmem/include" -I"$S" -DPSHMEM_HAVE_MPI=1 $mpiflags -o "$T/shared" "$S/hybrid.c" \
     -L"$B" -lpshmem $($MPICC --showme:link 2>/dev/null) 2>"$T/cc.err"; then
     SPLIT_ENV+=("LD_LIBRARY_PATH=$B")
     for o in shmem:shmem shmem:mpi; do

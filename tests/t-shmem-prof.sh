@@ -12,7 +12,7 @@
 . "$(dirname "$0")/shmem/driver.sh"
 S=$(cd "$(dirname "$0")/.." && pwd)/tests/shmem/prof.c
 CC=$(sed -n 's/^CC := //p' "$B/Makefile")
-cflags=(-std=c11 -O2 -Wall -Wextra -Werror -I"$B/shmem")
+cflags=(-std=c11 -O2 -Wall -Wextra -Werror -I"$B/shmem/include")
 n=${PES##* }
 
 # run LABEL [ENV...] PROG [ARGS]: the job on 2 and on the largest PE count.
@@ -55,7 +55,7 @@ fi
 
 # Every routine pshmem.h declares is defined under both names in both
 # libraries: weak shmem_X in the archive, both exported by the .so.
-decl=$(grep -oE '[ *]p[a-z_0-9]+\(' "$B/shmem/pshmem.h" | tr -d ' *(' | sort -u)
+decl=$(grep -oE '[ *]p[a-z_0-9]+\(' "$B/shmem/include/pshmem.h" | tr -d ' *(' | sort -u)
 nd=$(echo "$decl" | wc -l)
 [ "$nd" -gt 1000 ] && ok "pshmem.h declares $nd routines" || bad "pshmem.h declares only $nd routines"
 for lib in libpshmem.a libpshmem.so; do
