@@ -71,7 +71,19 @@
     { shmem_ctx_##N##_put_signal(c, d, s, n, sa, sg, op, pe); }                  \
     inline void shmem_put_signal_nbi(shmem_ctx_t c, T *d, const T *s, size_t n, uint64_t *sa, \
                                      uint64_t sg, int op, int pe)                 \
-    { shmem_ctx_##N##_put_signal_nbi(c, d, s, n, sa, sg, op, pe); }
+    { shmem_ctx_##N##_put_signal_nbi(c, d, s, n, sa, sg, op, pe); }              \
+    inline void shmem_ibput(T *d, const T *s, ptrdiff_t dst, ptrdiff_t sst, size_t b, \
+                            size_t nb, int pe)                                    \
+    { shmem_##N##_ibput(d, s, dst, sst, b, nb, pe); }                            \
+    inline void shmem_ibget(T *d, const T *s, ptrdiff_t dst, ptrdiff_t sst, size_t b, \
+                            size_t nb, int pe)                                    \
+    { shmem_##N##_ibget(d, s, dst, sst, b, nb, pe); }                            \
+    inline void shmem_ibput(shmem_ctx_t c, T *d, const T *s, ptrdiff_t dst, ptrdiff_t sst, \
+                            size_t b, size_t nb, int pe)                          \
+    { shmem_ctx_##N##_ibput(c, d, s, dst, sst, b, nb, pe); }                     \
+    inline void shmem_ibget(shmem_ctx_t c, T *d, const T *s, ptrdiff_t dst, ptrdiff_t sst, \
+                            size_t b, size_t nb, int pe)                          \
+    { shmem_ctx_##N##_ibget(c, d, s, dst, sst, b, nb, pe); }
 SHMEM_CXX_RMA_(SHMEM_CXX_DEF_RMA_)
 
 /* fetch, set and swap: the AMO types and float, double. */
@@ -84,7 +96,15 @@ SHMEM_CXX_RMA_(SHMEM_CXX_DEF_RMA_)
     inline void shmem_atomic_set(shmem_ctx_t c, T *d, T v, int pe)               \
     { shmem_ctx_##N##_atomic_set(c, d, v, pe); }                                 \
     inline T shmem_atomic_swap(shmem_ctx_t c, T *d, T v, int pe)                 \
-    { return shmem_ctx_##N##_atomic_swap(c, d, v, pe); }
+    { return shmem_ctx_##N##_atomic_swap(c, d, v, pe); }                         \
+    inline void shmem_atomic_fetch_nbi(T *f, const T *s, int pe)                 \
+    { shmem_##N##_atomic_fetch_nbi(f, s, pe); }                                  \
+    inline void shmem_atomic_swap_nbi(T *f, T *d, T v, int pe)                   \
+    { shmem_##N##_atomic_swap_nbi(f, d, v, pe); }                                \
+    inline void shmem_atomic_fetch_nbi(shmem_ctx_t c, T *f, const T *s, int pe)  \
+    { shmem_ctx_##N##_atomic_fetch_nbi(c, f, s, pe); }                           \
+    inline void shmem_atomic_swap_nbi(shmem_ctx_t c, T *f, T *d, T v, int pe)    \
+    { shmem_ctx_##N##_atomic_swap_nbi(c, f, d, v, pe); }
 SHMEM_CXX_AMO_EXT_(SHMEM_CXX_DEF_AMO_EXT_)
 
 #define SHMEM_CXX_DEF_AMO_(N, T)                                                  \
@@ -103,7 +123,19 @@ SHMEM_CXX_AMO_EXT_(SHMEM_CXX_DEF_AMO_EXT_)
     inline T shmem_atomic_fetch_add(shmem_ctx_t c, T *d, T v, int pe)            \
     { return shmem_ctx_##N##_atomic_fetch_add(c, d, v, pe); }                    \
     inline void shmem_atomic_add(shmem_ctx_t c, T *d, T v, int pe)               \
-    { shmem_ctx_##N##_atomic_add(c, d, v, pe); }
+    { shmem_ctx_##N##_atomic_add(c, d, v, pe); }                                 \
+    inline void shmem_atomic_compare_swap_nbi(T *f, T *d, T cond, T v, int pe)   \
+    { shmem_##N##_atomic_compare_swap_nbi(f, d, cond, v, pe); }                  \
+    inline void shmem_atomic_fetch_inc_nbi(T *f, T *d, int pe)                   \
+    { shmem_##N##_atomic_fetch_inc_nbi(f, d, pe); }                              \
+    inline void shmem_atomic_fetch_add_nbi(T *f, T *d, T v, int pe)              \
+    { shmem_##N##_atomic_fetch_add_nbi(f, d, v, pe); }                           \
+    inline void shmem_atomic_compare_swap_nbi(shmem_ctx_t c, T *f, T *d, T cond, T v, int pe) \
+    { shmem_ctx_##N##_atomic_compare_swap_nbi(c, f, d, cond, v, pe); }           \
+    inline void shmem_atomic_fetch_inc_nbi(shmem_ctx_t c, T *f, T *d, int pe)    \
+    { shmem_ctx_##N##_atomic_fetch_inc_nbi(c, f, d, pe); }                       \
+    inline void shmem_atomic_fetch_add_nbi(shmem_ctx_t c, T *f, T *d, T v, int pe) \
+    { shmem_ctx_##N##_atomic_fetch_add_nbi(c, f, d, v, pe); }
 SHMEM_CXX_AMO_(SHMEM_CXX_DEF_AMO_)
 
 #define SHMEM_CXX_DEF_BIT_OP_(N, T, OP)                                           \
@@ -113,11 +145,22 @@ SHMEM_CXX_AMO_(SHMEM_CXX_DEF_AMO_)
     inline T shmem_atomic_fetch_##OP(shmem_ctx_t c, T *d, T v, int pe)           \
     { return shmem_ctx_##N##_atomic_fetch_##OP(c, d, v, pe); }                   \
     inline void shmem_atomic_##OP(shmem_ctx_t c, T *d, T v, int pe)              \
-    { shmem_ctx_##N##_atomic_##OP(c, d, v, pe); }
+    { shmem_ctx_##N##_atomic_##OP(c, d, v, pe); }                                \
+    inline void shmem_atomic_fetch_##OP##_nbi(T *f, T *d, T v, int pe)           \
+    { shmem_##N##_atomic_fetch_##OP##_nbi(f, d, v, pe); }                        \
+    inline void shmem_atomic_fetch_##OP##_nbi(shmem_ctx_t c, T *f, T *d, T v, int pe) \
+    { shmem_ctx_##N##_atomic_fetch_##OP##_nbi(c, f, d, v, pe); }
 #define SHMEM_CXX_DEF_BIT_(N, T)                                                  \
     SHMEM_CXX_DEF_BIT_OP_(N, T, and) SHMEM_CXX_DEF_BIT_OP_(N, T, or)             \
     SHMEM_CXX_DEF_BIT_OP_(N, T, xor)
 SHMEM_CXX_BIT_(SHMEM_CXX_DEF_BIT_)
+
+/* The signal updates with a context (the C routines are the forms
+ * without one). */
+inline void shmem_signal_add(shmem_ctx_t c, uint64_t *sa, uint64_t sg, int pe)
+{ shmem_ctx_signal_add(c, sa, sg, pe); }
+inline void shmem_signal_set(shmem_ctx_t c, uint64_t *sa, uint64_t sg, int pe)
+{ shmem_ctx_signal_set(c, sa, sg, pe); }
 
 /* shmem_wait_until(long *, int, long) is the deprecated C routine itself:
  * the other types overload it. */
