@@ -116,10 +116,12 @@ extern "C" {
 EOF
 decls "$@" | awk -F '\t' '
     # A comment where the header jumps (a new block of declarations), and
-    # the complex reductions under the guard shmem.h puts them under.
+    # the complex reductions under the guard shmem.h puts them under, with
+    # its names of the complex types (C++ has a typedef of its own).
     {
         cx = ($4 ~ /_Complex/)
-        if (cx != incx) { print cx ? "#if !defined(__cplusplus) && !defined(__STDC_NO_COMPLEX__)" : "#endif"; incx = cx }
+        if (cx != incx) { print cx ? "#if defined(SHMEM_HAVE_COMPLEX_)" : "#endif"; incx = cx }
+        gsub(/float _Complex/, "SHMEM_COMPLEXF_", $4); gsub(/double _Complex/, "SHMEM_COMPLEXD_", $4)
         if ($1 != lf || ($2 != ll && $2 != ll + 1)) printf "\n/* %s:%s */\n", $1, $2
         lf = $1; ll = $2
         print $4

@@ -123,9 +123,24 @@ typedef int shmem_cmp_t;
 #define SHMEM_REDUCE_MINMAX_TYPES(X)                                              \
     SHMEM_REDUCE_BITWISE_TYPES(X) X(float, float) X(double, double)              \
     X(longdouble, long double)
-#if !defined(__cplusplus) && !defined(__STDC_NO_COMPLEX__)
+/* The complex types of the reductions and scans. C++ has none, but g++ and
+ * clang++ take C's _Complex as an extension, laid out as C's (and as
+ * std::complex): C++ programs get the complex routines too, as SOS gives
+ * them (__extension__ keeps -pedantic quiet). */
+#if defined(__cplusplus) && defined(__GNUC__)
+__extension__ typedef float _Complex shmem_complexf_t_;
+__extension__ typedef double _Complex shmem_complexd_t_;
+#define SHMEM_COMPLEXF_ shmem_complexf_t_
+#define SHMEM_COMPLEXD_ shmem_complexd_t_
+#define SHMEM_HAVE_COMPLEX_ 1
+#elif !defined(__cplusplus) && !defined(__STDC_NO_COMPLEX__)
+#define SHMEM_COMPLEXF_ float _Complex
+#define SHMEM_COMPLEXD_ double _Complex
+#define SHMEM_HAVE_COMPLEX_ 1
+#endif
+#if defined(SHMEM_HAVE_COMPLEX_)
 #define SHMEM_REDUCE_ARITH_TYPES(X)                                               \
-    SHMEM_REDUCE_MINMAX_TYPES(X) X(complexf, float _Complex) X(complexd, double _Complex)
+    SHMEM_REDUCE_MINMAX_TYPES(X) X(complexf, SHMEM_COMPLEXF_) X(complexd, SHMEM_COMPLEXD_)
 #else
 #define SHMEM_REDUCE_ARITH_TYPES(X) SHMEM_REDUCE_MINMAX_TYPES(X)
 #endif
@@ -451,8 +466,8 @@ SHMEM_API_ int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t *team);
     X(float, float) X(double, double) X(longdouble, long double)
 #define SHMEM_TEAM_REDUCE_MINMAX_TYPES(X)                                         \
     SHMEM_TEAM_REDUCE_INT_TYPES(X) SHMEM_TEAM_REDUCE_REAL_TYPES(X)
-#if !defined(__cplusplus) && !defined(__STDC_NO_COMPLEX__)
-#define SHMEM_TEAM_REDUCE_COMPLEX_TYPES(X) X(complexd, double _Complex) X(complexf, float _Complex)
+#if defined(SHMEM_HAVE_COMPLEX_)
+#define SHMEM_TEAM_REDUCE_COMPLEX_TYPES(X) X(complexd, SHMEM_COMPLEXD_) X(complexf, SHMEM_COMPLEXF_)
 #else
 #define SHMEM_TEAM_REDUCE_COMPLEX_TYPES(X)
 #endif

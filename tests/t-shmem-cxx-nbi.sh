@@ -5,16 +5,7 @@
 # results are checked at every PE count.
 . "$(dirname "$0")/shmem/driver.sh"
 
-if ! grep -q '^CXX := .' "$B/Makefile"; then
-    echo "SKIP: configured without a C++ compiler (no oshc++)"
-    exit 77
-fi
-if "$B/shmem/oshc++" -Wall -Wextra -Werror -o "$T/cxx_nbi" "$B/tests/shmem/cxx_nbi.cpp" 2>"$T/cc.err"; then
-    ok "oshc++ builds cxx_nbi.cpp"
-else
-    bad "oshc++ failed: $(head -5 "$T/cc.err")"
-    finish
-fi
+cxx_build cxx_nbi
 for n in $PES; do
     job 0 "$n" "$T/cxx_nbi" && expect_out "cxx_nbi: $n PEs ok"
 done
