@@ -28,6 +28,17 @@
 #define SHMEM_CXX_BIT_(X)                                                         \
     X(uint, unsigned int) X(ulong, unsigned long) X(ulonglong, unsigned long long) \
     X(int32, int) X(int64, long)
+/* The bitwise team reductions' types: the unsigned ones and int8_t..int64_t
+ * (signed char, short, int, long). */
+#define SHMEM_CXX_TEAM_BIT_(X)                                                    \
+    X(uchar, unsigned char) X(ushort, unsigned short) X(uint, unsigned int)       \
+    X(ulong, unsigned long) X(ulonglong, unsigned long long) X(int8, signed char) \
+    X(int16, short) X(int32, int) X(int64, long)
+#if defined(SHMEM_HAVE_COMPLEX_)
+#define SHMEM_CXX_COMPLEX_(X) X(complexd, SHMEM_COMPLEXD_) X(complexf, SHMEM_COMPLEXF_)
+#else
+#define SHMEM_CXX_COMPLEX_(X)
+#endif
 #define SHMEM_CXX_SYNC_(X)                                                        \
     X(short, short) X(int, int) X(long, long) X(longlong, long long)              \
     X(ushort, unsigned short) X(uint, unsigned int) X(ulong, unsigned long)       \
@@ -155,6 +166,43 @@ SHMEM_CXX_AMO_(SHMEM_CXX_DEF_AMO_)
     SHMEM_CXX_DEF_BIT_OP_(N, T, xor)
 SHMEM_CXX_BIT_(SHMEM_CXX_DEF_BIT_)
 
+/* Team collectives: broadcast, collect, fcollect, alltoall(s) on the RMA
+ * types; MAX, MIN on those too (every integer and real type); SUM, PROD and
+ * the scans on those and the complex types; AND, OR, XOR on the bitwise
+ * ones. */
+#define SHMEM_CXX_DEF_TCOLL_(N, T)                                                \
+    inline int shmem_broadcast(shmem_team_t t, T *d, const T *s, size_t n, int root) \
+    { return shmem_##N##_broadcast(t, d, s, n, root); }                          \
+    inline int shmem_collect(shmem_team_t t, T *d, const T *s, size_t n)         \
+    { return shmem_##N##_collect(t, d, s, n); }                                  \
+    inline int shmem_fcollect(shmem_team_t t, T *d, const T *s, size_t n)        \
+    { return shmem_##N##_fcollect(t, d, s, n); }                                 \
+    inline int shmem_alltoall(shmem_team_t t, T *d, const T *s, size_t n)        \
+    { return shmem_##N##_alltoall(t, d, s, n); }                                 \
+    inline int shmem_alltoalls(shmem_team_t t, T *d, const T *s, ptrdiff_t dst, ptrdiff_t sst, \
+                               size_t n)                                          \
+    { return shmem_##N##_alltoalls(t, d, s, dst, sst, n); }
+SHMEM_CXX_RMA_(SHMEM_CXX_DEF_TCOLL_)
+#define SHMEM_CXX_DEF_TRED_(N, T, OP)                                             \
+    inline int shmem_##OP(shmem_team_t t, T *d, const T *s, size_t n)            \
+    { return shmem_##N##_##OP(t, d, s, n); }
+#define SHMEM_CXX_DEF_TRED_BIT_(N, T)                                             \
+    SHMEM_CXX_DEF_TRED_(N, T, and_reduce) SHMEM_CXX_DEF_TRED_(N, T, or_reduce)   \
+    SHMEM_CXX_DEF_TRED_(N, T, xor_reduce)
+#define SHMEM_CXX_DEF_TRED_MINMAX_(N, T)                                          \
+    SHMEM_CXX_DEF_TRED_(N, T, max_reduce) SHMEM_CXX_DEF_TRED_(N, T, min_reduce)
+#define SHMEM_CXX_DEF_TRED_ARITH_(N, T)                                           \
+    SHMEM_CXX_DEF_TRED_(N, T, sum_reduce) SHMEM_CXX_DEF_TRED_(N, T, prod_reduce) \
+    SHMEM_CXX_DEF_TRED_(N, T, sum_inscan) SHMEM_CXX_DEF_TRED_(N, T, sum_exscan)
+SHMEM_CXX_TEAM_BIT_(SHMEM_CXX_DEF_TRED_BIT_)
+SHMEM_CXX_RMA_(SHMEM_CXX_DEF_TRED_MINMAX_)
+SHMEM_CXX_RMA_(SHMEM_CXX_DEF_TRED_ARITH_)
+SHMEM_CXX_COMPLEX_(SHMEM_CXX_DEF_TRED_ARITH_)
+
+/* shmem_sync(team), 1.5's generic form of shmem_team_sync; the C routine
+ * shmem_sync is the active-set one. */
+inline int shmem_sync(shmem_team_t t) { return shmem_team_sync(t); }
+
 /* The signal updates with a context (the C routines are the forms
  * without one). */
 inline void shmem_signal_add(shmem_ctx_t c, uint64_t *sa, uint64_t sg, int pe)
@@ -180,7 +228,22 @@ inline void shmem_signal_set(shmem_ctx_t c, uint64_t *sa, uint64_t sg, int pe)
     inline size_t shmem_test_any(T *v, size_t n, const int *st, int cmp, T x)    \
     { return shmem_##N##_test_any(v, n, st, cmp, x); }                           \
     inline size_t shmem_test_some(T *v, size_t n, size_t *idx, const int *st, int cmp, T x) \
-    { return shmem_##N##_test_some(v, n, idx, st, cmp, x); }
+    { return shmem_##N##_test_some(v, n, idx, st, cmp, x); }                     \
+    inline void shmem_wait_until_all_vector(T *v, size_t n, const int *st, int cmp, const T *x) \
+    { shmem_##N##_wait_until_all_vector(v, n, st, cmp, x); }                     \
+    inline size_t shmem_wait_until_any_vector(T *v, size_t n, const int *st, int cmp, \
+                                              const T *x)                         \
+    { return shmem_##N##_wait_until_any_vector(v, n, st, cmp, x); }              \
+    inline size_t shmem_wait_until_some_vector(T *v, size_t n, size_t *idx, const int *st, \
+                                               int cmp, const T *x)               \
+    { return shmem_##N##_wait_until_some_vector(v, n, idx, st, cmp, x); }        \
+    inline int shmem_test_all_vector(T *v, size_t n, const int *st, int cmp, const T *x) \
+    { return shmem_##N##_test_all_vector(v, n, st, cmp, x); }                    \
+    inline size_t shmem_test_any_vector(T *v, size_t n, const int *st, int cmp, const T *x) \
+    { return shmem_##N##_test_any_vector(v, n, st, cmp, x); }                    \
+    inline size_t shmem_test_some_vector(T *v, size_t n, size_t *idx, const int *st, int cmp, \
+                                         const T *x)                              \
+    { return shmem_##N##_test_some_vector(v, n, idx, st, cmp, x); }
 SHMEM_CXX_SYNC_(SHMEM_CXX_DEF_SYNC_)
 SHMEM_CXX_WAIT_(short, short) SHMEM_CXX_WAIT_(int, int) SHMEM_CXX_WAIT_(longlong, long long)
 SHMEM_CXX_WAIT_(ushort, unsigned short) SHMEM_CXX_WAIT_(uint, unsigned int)
