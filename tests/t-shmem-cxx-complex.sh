@@ -6,16 +6,7 @@
 # each C++ compiler there is.
 . "$(dirname "$0")/shmem/driver.sh"
 
-if ! grep -q '^CXX := .' "$B/Makefile"; then
-    echo "SKIP: configured without a C++ compiler (no oshc++)"
-    exit 77
-fi
-if "$B/shmem/oshc++" -Wall -Wextra -Werror -o "$T/cxx_complex" "$B/tests/shmem/cxx_complex.cpp" 2>"$T/cc.err"; then
-    ok "oshc++ builds cxx_complex.cpp"
-else
-    bad "oshc++ failed: $(head -5 "$T/cc.err")"
-    finish
-fi
+cxx_build cxx_complex
 for n in $PES; do
     job 0 "$n" "$T/cxx_complex" && expect_out "cxx_complex: $n PEs ok"
 done
