@@ -25,6 +25,7 @@
 #include "shmem_internal.h"
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -330,11 +331,19 @@ void *shmem_realloc(void *ptr, size_t size)
     return p;
 }
 
+/* Hints only help the library optimize, and "if the implementation cannot
+ * optimize, the behavior is same as shmem_malloc" (1.6): bits it does not
+ * know are no error. SOS warns and ignores them; so does pshm, once, by
+ * PE 0 (every PE must pass the same hints). */
 void *shmem_malloc_with_hints(size_t size, long hints)
 {
-    if (hints & ~(SHMEM_MALLOC_ATOMICS_REMOTE | SHMEM_MALLOC_SIGNAL_REMOTE))
-        shm_fatal("shmem_malloc_with_hints", "hints 0x%lx: unknown bits (known: "
-                  "SHMEM_MALLOC_ATOMICS_REMOTE, SHMEM_MALLOC_SIGNAL_REMOTE)", hints);
+    static atomic_int warned;
+
+    if ((hints & ~(SHMEM_MALLOC_ATOMICS_REMOTE | SHMEM_MALLOC_SIGNAL_REMOTE)) && shm.me == 0 &&
+        atomic_exchange_explicit(&warned, 1, memory_order_relaxed) == 0)
+        fprintf(stderr, "shmem: warning: shmem_malloc_with_hints: hints 0x%lx: unknown bits "
+                "ignored (known: SHMEM_MALLOC_ATOMICS_REMOTE, SHMEM_MALLOC_SIGNAL_REMOTE)\n",
+                hints);
     /* Every byte of the heap suits every use; size 0: no action, no barrier. */
     return shmem_malloc(size);
 }

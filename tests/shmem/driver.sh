@@ -87,6 +87,22 @@ expect_err() {
     fi
 }
 
+# cxx_build NAME: builds tests/shmem/NAME.cpp with oshc++ -Wall -Wextra
+# -Werror into $T/NAME; skips the test when there is no C++ compiler, and
+# ends it failed when the program does not compile.
+cxx_build() {
+    if ! grep -q '^CXX := .' "$B/Makefile"; then
+        echo "SKIP: configured without a C++ compiler (no oshc++)"
+        exit 77
+    fi
+    if "$B/shmem/oshc++" -Wall -Wextra -Werror -o "$T/$1" "$B/tests/shmem/$1.cpp" 2>"$T/cc.err"; then
+        ok "oshc++ builds $1.cpp"
+    else
+        bad "oshc++ failed: $(head -5 "$T/cc.err")"
+        finish
+    fi
+}
+
 finish() {
     [ "$fails" = 0 ] || { echo "$fails check(s) failed"; exit 1; }
     exit 0
