@@ -52,6 +52,14 @@ if [ "$PES" != 1 ]; then
         bad "--bind-to core: stdout $(cat "$T/out"), stderr $(cat "$T/err"), the mask is $want"
     fi
 fi
+# docs/shmem.md's "oshrun -n 4 --mpi ./prog" runs as written on this host,
+# whatever its CPUs (mpirun is told to oversubscribe, as pshmrun does).
+if [ "$PES" != 1 ] && grep -q '^SHMEM_MPIRUN := .' "$B/Makefile"; then
+    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+        "$OSHRUN" -n 4 --mpi --timeout 60 "$T/hello" m >"$T/out" 2>"$T/err"
+    [ $? = 0 ] && grep -q 'args: \[m\]' "$T/out" && ok "oshrun -n 4 --mpi on $(nproc) CPUs" ||
+        bad "oshrun -n 4 --mpi: $(tail -5 "$T/err")"
+fi
 refused 2 "--map-by numa" -n 2 --map-by numa "$T/hello"
 refused 2 "is not a binding" -n 2 --bind-to socket "$T/hello"
 "$OSHRUN" --version >"$T/out" 2>&1 && grep -q '^oshrun (pshm OpenSHMEM)' "$T/out" \
