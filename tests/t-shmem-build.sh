@@ -104,7 +104,8 @@ if make -s -C "$B" install prefix="$P" >"$T/inst.log" 2>&1; then
     fi
     # The installed pshmem.h (with shmem.h and shmemx.h): a profiling tool builds.
     if "$P/bin/oshcc" -std=c11 -Wall -Werror -o "$T/prof" "$(dirname "$SRC")/prof.c" 2>"$T/cc.err"; then
-        OSHRUN=$P/bin/oshrun job 0 2 "$T/prof" && expect_out "^prof: 2 PEs: put 9"
+        m=${PES%% *}
+        OSHRUN=$P/bin/oshrun job 0 "$m" "$T/prof" && expect_out "^prof: $m PEs: put 9"
     else
         bad "the installed oshcc does not build prof.c (pshmem.h): $(cat "$T/cc.err")"
     fi

@@ -35,7 +35,8 @@ H=$T/hybrid
 orders="mpi:shmem mpi:mpi shmem:shmem shmem:mpi check:shmem check:mpi"
 # Under oshrun: no MPI launcher, the layer does not use MPI.
 for o in mpi:shmem shmem:mpi check:shmem; do
-    job 0 2 "$H" "${o%:*}" "${o#*:}" && expect_out "^hybrid ${o%:*} ${o#*:}: 2 PEs, 1 MPI ranks"
+    m=${PES%% *}
+    job 0 "$m" "$H" "${o%:*}" "${o#*:}" && expect_out "^hybrid ${o%:*} ${o#*:}: $m PEs, 1 MPI ranks"
 done
 
 . "$(dirname "$0")/shmem/split.sh"

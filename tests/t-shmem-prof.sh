@@ -48,7 +48,8 @@ fi
 if $CC "${cflags[@]}" -DPROF_TOOL_ONLY -fPIC -shared -o "$T/libmyprof.so" "$S" -L"$B" -lpshmem 2>"$T/cc.err" &&
     $CC "${cflags[@]}" -DPROF_NO_TOOL -o "$T/plain" "$S" -L"$B" -lpshmem 2>"$T/cc.err"; then
     run "tool preloaded, libpshmem.so" env LD_LIBRARY_PATH="$B" LD_PRELOAD="$T/libmyprof.so" "$T/plain"
-    job 0 2 env LD_LIBRARY_PATH="$B" "$T/plain" notool && expect_out "^prof: 2 PEs: no tool"
+    job 0 "${PES%% *}" env LD_LIBRARY_PATH="$B" "$T/plain" notool &&
+        expect_out "^prof: ${PES%% *} PEs: no tool"
 else
     bad "cannot build the preloaded tool: $(cat "$T/cc.err")"
 fi
