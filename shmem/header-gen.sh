@@ -19,8 +19,8 @@
 # (SHMEM_API_, SHMEM_DEPRECATED_) are undefined around each line
 # (push_macro, pop_macro), so they stay names in the declarations, as in
 # HEADER's own. A declaration of a complex type goes under the guard the
-# type lists give it (C with complex numbers only), so OUT declares in C++
-# and without complex numbers what HEADER does (tests/t-shmem-header.sh
+# type lists give it (SHMEM_HAVE_COMPLEX_), so OUT declares in C++ and
+# without complex numbers what HEADER does (tests/t-shmem-header.sh
 # compares the two).
 set -e
 [ $# -ge 2 ] || { echo "usage: header-gen.sh CC HEADER [OTHER...] >OUT" >&2; exit 2; }
@@ -81,7 +81,7 @@ cont { print; cont = /\\$/; next }
         s = d[i]; sub(/^ +/, "", s); sub(/ +$/, "", s)
         if (s == "") continue
         c = (s ~ /_Complex/)
-        if (c != cx) { print c ? "#if !defined(__cplusplus) && !defined(__STDC_NO_COMPLEX__)" : "#endif"; cx = c }
+        if (c != cx) { print c ? "#ifdef SHMEM_HAVE_COMPLEX_" : "#endif"; cx = c }
         print s ";"
     }
     if (cx) print "#endif"

@@ -12,8 +12,18 @@
 
 #include <stddef.h>
 #include <stdint.h>
+/* The complex types: C's, and C++'s where the compiler takes C's _Complex
+ * (g++ and clang++ do; Sandia OpenSHMEM's C++ header declares them so too). */
 #if !defined(__cplusplus) && !defined(__STDC_NO_COMPLEX__)
 #include <complex.h>
+#define SHMEM_HAVE_COMPLEX_ 1
+#elif defined(__cplusplus) && defined(__GNUC__)
+#define SHMEM_HAVE_COMPLEX_ 1
+#endif
+#if defined(__cplusplus) && defined(__clang__)
+/* clang++ -pedantic calls _Complex an extension; the header means it. */
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wc99-extensions"
 #endif
 
 #ifdef __cplusplus
@@ -123,7 +133,7 @@ typedef int shmem_cmp_t;
 #define SHMEM_REDUCE_MINMAX_TYPES(X)                                              \
     SHMEM_REDUCE_BITWISE_TYPES(X) X(float, float) X(double, double)              \
     X(longdouble, long double)
-#if !defined(__cplusplus) && !defined(__STDC_NO_COMPLEX__)
+#ifdef SHMEM_HAVE_COMPLEX_
 #define SHMEM_REDUCE_ARITH_TYPES(X)                                               \
     SHMEM_REDUCE_MINMAX_TYPES(X) X(complexf, float _Complex) X(complexd, double _Complex)
 #else
@@ -451,7 +461,7 @@ SHMEM_API_ int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t *team);
     X(float, float) X(double, double) X(longdouble, long double)
 #define SHMEM_TEAM_REDUCE_MINMAX_TYPES(X)                                         \
     SHMEM_TEAM_REDUCE_INT_TYPES(X) SHMEM_TEAM_REDUCE_REAL_TYPES(X)
-#if !defined(__cplusplus) && !defined(__STDC_NO_COMPLEX__)
+#ifdef SHMEM_HAVE_COMPLEX_
 #define SHMEM_TEAM_REDUCE_COMPLEX_TYPES(X) X(complexd, double _Complex) X(complexf, float _Complex)
 #else
 #define SHMEM_TEAM_REDUCE_COMPLEX_TYPES(X)
@@ -687,6 +697,9 @@ SHMEM_API_ void shmem_udcflush_line(void *dest) SHMEM_DEPRECATED_;
 }
 /* The generic forms, as C++ overloads. */
 #include "shmem_cxx.h"
+#ifdef __clang__
+#pragma clang diagnostic pop
+#endif
 #endif
 
 /* ------------------------------------------------- C11 type-generic forms */

@@ -198,8 +198,8 @@ SHMEM_CXX_WAIT_(ulong, unsigned long) SHMEM_CXX_WAIT_(ulonglong, unsigned long l
     { return shmem_##N##_alltoalls(t, d, s, dst, sst, n); }
 SHMEM_CXX_RMA_(SHMEM_CXX_DEF_IB_COLL_)
 
-/* MAX, MIN, SUM, PROD and the scans: the same fourteen types (the complex
- * ones are C's only). */
+/* MAX, MIN, SUM, PROD and the scans: the same fourteen types; SUM, PROD
+ * and the scans also on the complex ones (C's _Complex, see shmem.h). */
 #define SHMEM_CXX_DEF_TEAM_OP_(N, T, OP)                                          \
     inline int shmem_##OP(shmem_team_t t, T *d, const T *s, size_t n)            \
     { return shmem_##N##_##OP(t, d, s, n); }
@@ -208,6 +208,12 @@ SHMEM_CXX_RMA_(SHMEM_CXX_DEF_IB_COLL_)
     SHMEM_CXX_DEF_TEAM_OP_(N, T, sum_reduce) SHMEM_CXX_DEF_TEAM_OP_(N, T, prod_reduce) \
     SHMEM_CXX_DEF_TEAM_OP_(N, T, sum_inscan) SHMEM_CXX_DEF_TEAM_OP_(N, T, sum_exscan)
 SHMEM_CXX_RMA_(SHMEM_CXX_DEF_TEAM_ARITH_)
+#ifdef SHMEM_HAVE_COMPLEX_
+#define SHMEM_CXX_DEF_TEAM_COMPLEX_(N, T)                                         \
+    SHMEM_CXX_DEF_TEAM_OP_(N, T, sum_reduce) SHMEM_CXX_DEF_TEAM_OP_(N, T, prod_reduce) \
+    SHMEM_CXX_DEF_TEAM_OP_(N, T, sum_inscan) SHMEM_CXX_DEF_TEAM_OP_(N, T, sum_exscan)
+SHMEM_TEAM_REDUCE_COMPLEX_TYPES(SHMEM_CXX_DEF_TEAM_COMPLEX_)
+#endif
 #define SHMEM_CXX_DEF_TEAM_BIT_(N, T)                                             \
     SHMEM_CXX_DEF_TEAM_OP_(N, T, and_reduce) SHMEM_CXX_DEF_TEAM_OP_(N, T, or_reduce) \
     SHMEM_CXX_DEF_TEAM_OP_(N, T, xor_reduce)

@@ -1,7 +1,7 @@
-// cxx_team.cpp - the generic team collectives, reductions, scans, vector
-// waits and shmem_sync(team) in C++ (built with oshc++): each overload
-// reaches the typed routine of its data type, and every element is
-// compared with the same operation done serially.
+// cxx_team.cpp - the generic team collectives, reductions (the complex
+// ones included), scans, vector waits and shmem_sync(team) in C++ (built
+// with oshc++): each overload reaches the typed routine of its data type,
+// and every element is compared with the same operation done serially.
 #include <shmem.h>
 
 #include <cstdio>
@@ -118,6 +118,65 @@ int main()
             in += v(k, i);
         check(bl.d[i], in, "shmem_sum_exscan(long)", i);
         check(bi.d[i], in + v(me, i), "shmem_sum_inscan(int)", i);
+    }
+
+    // Complex numbers (C's _Complex, as the C++ header declares them): the
+    // SUM overload on double _Complex, PROD on float _Complex and the typed
+    // scan, each element against the serial result. Element i of PE k is
+    // (v(k, i), k + 1) for SUM; for PROD, i + 1 on an even PE and (i + 1) * I
+    // on an odd one, so the products are exact.
+    {
+        double _Complex *zs = static_cast<double _Complex *>(shmem_malloc(2 * N * sizeof *zs));
+        float _Complex *fs = static_cast<float _Complex *>(shmem_malloc(2 * N * sizeof *fs));
+        double _Complex *zd = zs + N;
+        float _Complex *fd = fs + N;
+        for (int i = 0; i < N; i++) {
+            __real__ zs[i] = v(me, i);
+            __imag__ zs[i] = me + 1;
+            __real__ fs[i] = me % 2 ? 0.0f : static_cast<float>(i + 1);
+            __imag__ fs[i] = me % 2 ? static_cast<float>(i + 1) : 0.0f;
+        }
+        shmem_barrier_all();
+        bad |= shmem_sum_reduce(w, zd, zs, N);
+        bad |= shmem_prod_reduce(w, fd, fs, N);
+        check(bad, 0, "a complex reduction's return", 0);
+        for (int i = 0; i < N; i++) {
+            double _Complex zsum = 0;
+            float _Complex fprod = 1;
+            for (int k = 0; k < n; k++) {
+                double _Complex z = 0;
+                float _Complex f = 0;
+                __real__ z = v(k, i);
+                __imag__ z = k + 1;
+                __real__ f = k % 2 ? 0.0f : static_cast<float>(i + 1);
+                __imag__ f = k % 2 ? static_cast<float>(i + 1) : 0.0f;
+                zsum += z;
+                fprod *= f;
+            }
+            check(static_cast<long>(__real__ zd[i]), static_cast<long>(__real__ zsum),
+                  "shmem_sum_reduce(double _Complex) real", i);
+            check(static_cast<long>(__imag__ zd[i]), static_cast<long>(__imag__ zsum),
+                  "shmem_sum_reduce(double _Complex) imaginary", i);
+            check(static_cast<long>(__real__ fd[i]), static_cast<long>(__real__ fprod),
+                  "shmem_prod_reduce(float _Complex) real", i);
+            check(static_cast<long>(__imag__ fd[i]), static_cast<long>(__imag__ fprod),
+                  "shmem_prod_reduce(float _Complex) imaginary", i);
+        }
+        shmem_barrier_all();
+        bad |= shmem_complexd_sum_inscan(w, zd, zs, N);
+        check(bad, 0, "shmem_complexd_sum_inscan's return", 0);
+        for (int i = 0; i < N; i++) {
+            long re = 0, im = 0;
+            for (int k = 0; k <= me; k++) {
+                re += v(k, i);
+                im += k + 1;
+            }
+            check(static_cast<long>(__real__ zd[i]), re, "shmem_complexd_sum_inscan real", i);
+            check(static_cast<long>(__imag__ zd[i]), im, "shmem_complexd_sum_inscan imaginary", i);
+        }
+        shmem_barrier_all();
+        shmem_free(fs);
+        shmem_free(zs);
     }
 
     // Vector waits: every PE sets its flag on every PE to its number + 1.
