@@ -209,9 +209,11 @@ while read -r f to; do
 done <<EOF
 $links
 EOF
-for f in $(find "$man_dir" -maxdepth 1 -type f -name '*.[0-9]' -exec grep -l '^\.so' {} +); do
-  miss "$f is a .so stub, which man -l cannot follow: make it a symbolic link to the page"
-done
+while read -r f; do
+  [ -n "$f" ] && miss "$f is a .so stub, which man -l cannot follow: make it a symbolic link to the page"
+done <<EOF
+$(find "$man_dir" -maxdepth 1 -type f -name '*.[0-9]' -exec grep -l '^\.so' {} +)
+EOF
 
 # render PAGE WHAT: man -l of PAGE, run from / (outside any man tree), is
 # silent and shows the page's NAME section.
