@@ -271,7 +271,7 @@ static void on_sigterm(int sig)
 /* ------------------------------------------------------------ init */
 
 /* Not started by a launcher, with GASNET_PSHM_NODES=N > 1: the program
- * again as a job of N under pshmrun (GASNET_PSHMRUN names it; else the one
+ * again as a job of N under pshmrun (PSHMRUN names it; else the one
  * of the installation, or of the build tree, or the PATH's). */
 static void self_spawn(int *argc, char ***argv)
 {
@@ -310,7 +310,7 @@ static void self_spawn(int *argc, char ***argv)
         exit(1);
     }
     snprintf(nbuf, sizeof nbuf, "%u", (unsigned)n);
-    const char *cands[3] = {getenv("GASNET_PSHMRUN"), GASNETC_BINDIR "/pshmrun",
+    const char *cands[3] = {getenv("PSHMRUN"), GASNETC_BINDIR "/pshmrun",
                             GASNETC_BUILD_BINDIR "/pshmrun"};
     const char *run = "pshmrun";
     for (int i = 0; i < 3; i++)
@@ -332,7 +332,7 @@ static void self_spawn(int *argc, char ***argv)
     fflush(NULL);
     execvp(run, av);
     fprintf(stderr, "gasnet_init: GASNET_PSHM_NODES=%s: cannot run %s to start the job: %s "
-            "(set GASNET_PSHMRUN to pshm's launcher, or start with gasnetrun_smp -n %s)\n",
+            "(set PSHMRUN to pshm's launcher, or start with gasnetrun_smp -n %s)\n",
             s, run, strerror(errno), s);
     exit(1);
 }

@@ -160,8 +160,8 @@ extern int gasnet_set_waitmode(int wait_mode);
 /* No thread-specific data is needed: these are for portability. */
 typedef void *gasnet_threadinfo_t;
 #define GASNET_GET_THREADINFO() ((gasnet_threadinfo_t)0)
-#define GASNET_POST_THREADINFO(info) \
-    typedef int gasnetc_threadinfo_posted_t
+/* A declaration (it may begin a block, and repeat), that declares nothing new. */
+#define GASNET_POST_THREADINFO(info) extern int gasnet_AMPoll(void)
 #define GASNET_BEGIN_FUNCTION() GASNET_POST_THREADINFO(GASNET_GET_THREADINFO())
 
 /* No interrupts: handlers run only inside GASNet calls (polls). */
