@@ -11,7 +11,6 @@
 #include "gasnetc.h"
 
 #include <errno.h>
-#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 
@@ -104,7 +103,8 @@ void gsn_register_internal(void)
 {
     if (reg(GSN_H_EXIT, (gasnetc_handler_fn_t)gsn_exit_handler) != GASNET_OK ||
         reg(GSN_H_BAR_ARRIVE, (gasnetc_handler_fn_t)gsn_bar_arrive) != GASNET_OK ||
-        reg(GSN_H_BAR_DONE, (gasnetc_handler_fn_t)gsn_bar_done) != GASNET_OK)
+        reg(GSN_H_BAR_DONE, (gasnetc_handler_fn_t)gsn_bar_done) != GASNET_OK ||
+        reg(GSN_H_BCAST, (gasnetc_handler_fn_t)gsn_bcast_handler) != GASNET_OK)
         gsn_fatal("gasnet_init", "cannot register the layer's own handlers");
 }
 
@@ -194,8 +194,7 @@ int gasnet_AMPoll(void)
 void gasnetc_wait_step(void)
 {
     gsn_need_attach("GASNET_BLOCKUNTIL");
-    if (gsn_poll("GASNET_BLOCKUNTIL") == 0 && gsn.crowded)
-        sched_yield();
+    gsn_wait_poll("GASNET_BLOCKUNTIL");
 }
 
 /* ------------------------------------------------------------ sends */

@@ -13,7 +13,6 @@
  */
 #include "gasnetc.h"
 
-#include <sched.h>
 
 /* arrive() runs in whichever thread polls (PAR), and in node 0's notify:
  * its fold is under this lock, its sends outside it (a send waiting for
@@ -163,8 +162,7 @@ int gasnet_barrier_wait(int id, int flags)
     if (gsn_in_handler)
         gsn_fatal(call, "called from inside a handler");
     while (!phase_done())
-        if (gsn_poll(call) == 0 && gsn.crowded)
-            sched_yield();
+        gsn_wait_poll(call);
     return finish(call, id, flags);
 }
 

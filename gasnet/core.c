@@ -101,6 +101,26 @@ int gsn_poll(const char *call)
     return rc;
 }
 
+/* Consecutive idle polls of a wait before it yields the CPU once, even
+ * when the host has a CPU for every process: two processes the scheduler
+ * put on one CPU (a job's start) would otherwise each spin a whole time
+ * slice per message. A ping-pong's wait is far shorter than this. */
+#define GSN_SPIN_POLLS 512u
+
+void gsn_wait_poll(const char *call)
+{
+    static _Thread_local unsigned idle;
+
+    if (gsn_poll(call) > 0) {
+        idle = 0;
+        return;
+    }
+    if (gsn.crowded || ++idle >= GSN_SPIN_POLLS) {
+        idle = 0;
+        sched_yield();
+    }
+}
+
 void gsn_after_poll(void)
 {
     if (__builtin_expect(atomic_load_explicit(&gsn.exit_asked, memory_order_relaxed), 0) &&
@@ -258,14 +278,31 @@ static void exit_hook(int status, void *arg)
         do_exit(status, 1);
 }
 
-/* pshmrun ends the ranks of an aborted job with SIGTERM: what they
- * printed is flushed first, as GASNet does. */
-static void on_sigterm(int sig)
+/* A signal that ends the program (SIGTERM: pshmrun ends the ranks of an
+ * aborted job with it; SIGINT): what was printed is flushed first, and, as
+ * GASNet says, a client's SIGQUIT handler is run instead (it may call
+ * gasnet_exit); without one the signal ends the process. */
+static void on_terminate(int sig)
 {
+    struct sigaction q;
+
     fflush(stdout);
     fflush(stderr);
+    if (sigaction(SIGQUIT, NULL, &q) == 0 && !(q.sa_flags & SA_SIGINFO) &&
+        q.sa_handler != SIG_DFL && q.sa_handler != SIG_IGN) {
+        raise(SIGQUIT);
+        return;
+    }
     signal(sig, SIG_DFL);
     raise(sig);
+}
+
+static void catch_terminate(int sig)
+{
+    struct sigaction old;
+    if (sigaction(sig, NULL, &old) == 0 && !(old.sa_flags & SA_SIGINFO) &&
+        old.sa_handler == SIG_DFL)
+        signal(sig, on_terminate);
 }
 
 /* ------------------------------------------------------------ init */
@@ -341,7 +378,6 @@ int gsn_init(int *argc, char ***argv, int threads)
 {
     pshm_init_attr_t attr = {.flags = threads ? PSHM_INIT_THREADS : 0u, .bootstrap = NULL};
     int rc, cpus = 0;
-    struct sigaction old;
 
     if (gsn.inited) {
         gsn_say("gasnet_init", "called a second time: GASNet is initialized once per process");
@@ -367,8 +403,8 @@ int gsn_init(int *argc, char ***argv, int threads)
     gsn.inited = 1;
     gsn_register_internal();
     on_exit(exit_hook, NULL);
-    if (sigaction(SIGTERM, NULL, &old) == 0 && old.sa_handler == SIG_DFL)
-        signal(SIGTERM, on_sigterm);
+    catch_terminate(SIGTERM);
+    catch_terminate(SIGINT);
     return GASNET_OK;
 }
 

@@ -34,9 +34,7 @@ extern "C" {
 #define GASNET_SPEC_VERSION_MAJOR 1
 #define GASNET_SPEC_VERSION_MINOR 8
 #define GASNET_VERSION GASNET_SPEC_VERSION_MAJOR
-#define GASNET_RELEASE_VERSION_MAJOR GASNETI_RELEASE_VERSION_MAJOR
-#define GASNET_RELEASE_VERSION_MINOR GASNETI_RELEASE_VERSION_MINOR
-#define GASNET_RELEASE_VERSION_PATCH GASNETI_RELEASE_VERSION_PATCH
+/* GASNET_RELEASE_VERSION_MAJOR, _MINOR, _PATCH: gasnet_config.h */
 
 #define GASNET_CONDUIT_SMP 1
 #define GASNET_CONDUIT_NAME SMP
@@ -302,6 +300,8 @@ extern gasnet_handle_t gasnet_end_nbi_accessregion(void);
 
 #define GASNET_BARRIERFLAG_ANONYMOUS 1
 #define GASNET_BARRIERFLAG_MISMATCH 2
+/* Every node anonymous (a hint GASNet-1 releases after 1.8 take): anonymous. */
+#define GASNET_BARRIERFLAG_UNNAMED (GASNET_BARRIERFLAG_ANONYMOUS | 8)
 extern void gasnet_barrier_notify(int id, int flags);
 extern int gasnet_barrier_wait(int id, int flags);
 extern int gasnet_barrier_try(int id, int flags);
@@ -315,4 +315,5 @@ extern int gasnet_barrier_result(int *id);
 #ifdef __cplusplus
 }
 #endif
+#include "gasnet_coll.h"
 #endif /* GASNET_H */

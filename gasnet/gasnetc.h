@@ -12,7 +12,7 @@
 #include <stdatomic.h>
 
 /* The layer's own handlers (GASNet reserves 1..127 for the library). */
-enum { GSN_H_EXIT = 1, GSN_H_BAR_ARRIVE = 2, GSN_H_BAR_DONE = 3 };
+enum { GSN_H_EXIT = 1, GSN_H_BAR_ARRIVE = 2, GSN_H_BAR_DONE = 3, GSN_H_BCAST = 4 };
 #define GSN_CLIENT_MIN 128
 
 /* Where a rank's segment is: its owner's address and ours. */
@@ -57,6 +57,8 @@ void gsn_need_attach(const char *call);
 void gsn_after_poll(void);
 /* One poll, with its failures handled; returns the handlers run. */
 int gsn_poll(const char *call);
+/* One step of a wait: a poll, and now and then the CPU yielded. */
+void gsn_wait_poll(const char *call);
 
 int gsn_init(int *argc, char ***argv, int threads);
 void gsn_register_internal(void);
@@ -70,5 +72,7 @@ void gsn_bar_arrive(gasnet_token_t t, gasnet_handlerarg_t phase, gasnet_handlera
 void gsn_bar_done(gasnet_token_t t, gasnet_handlerarg_t phase, gasnet_handlerarg_t id,
                   gasnet_handlerarg_t result);
 void gsn_exit_handler(gasnet_token_t t, gasnet_handlerarg_t code);
+void gsn_bcast_handler(gasnet_token_t t, void *buf, size_t nbytes, gasnet_handlerarg_t off_lo,
+                       gasnet_handlerarg_t off_hi);
 
 #endif /* GASNETC_H */

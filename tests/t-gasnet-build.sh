@@ -4,7 +4,8 @@
 # uses GASNET_CC, GASNET_CPPFLAGS, GASNET_CFLAGS, GASNET_LD, GASNET_LDFLAGS,
 # GASNET_LIBS; the program runs under GASNETRUN. gasnet.h compiles as C++
 # and with -Wstrict-prototypes (GASNET_USE_STRICT_PROTOTYPES=1); a client
-# of one thread mode linked with the other mode's library fails the link.
+# of one thread mode linked with the other mode's library fails the link;
+# gasnet_config.h has the release numbers as a configure script reads them.
 . "$(dirname "$0")/gasnet/driver.sh"
 cat >"$T/hello.c" <<'C'
 #include <gasnet.h>
@@ -59,6 +60,13 @@ cc -std=c99 -Wall -Wextra -Werror -Wstrict-prototypes -DGASNET_USE_STRICT_PROTOT
     -I"$B/gasnet/include" -c -o "$T/p.o" "$T/hello.c" 2>"$T/err" &&
     ok "gasnet.h with -Wstrict-prototypes and GASNET_USE_STRICT_PROTOTYPES=1" ||
     { bad "gasnet.h with -Wstrict-prototypes:"; sed 's/^/    /' "$T/err"; }
+# A client's configure reads the release from gasnet_config.h, a line each.
+cfg=$B/gasnet/include/gasnet_config.h
+v=$(for k in MAJOR MINOR PATCH; do awk "/GASNET_RELEASE_VERSION_$k/ {print \$3}" "$cfg"; done | paste -sd.)
+[ "$v" = 1.28.0 ] && ok "gasnet_config.h gives release $v, a line per number" ||
+    bad "gasnet_config.h's release read as '$v'"
+grep -q '^#define HAVE_PTHREAD_H 1$' "$cfg" && ok "gasnet_config.h has HAVE_PTHREAD_H" ||
+    bad "gasnet_config.h lacks HAVE_PTHREAD_H"
 printf '#include <gasnet.h>\n' >"$T/none.c"
 ! cc -I"$B/gasnet/include" -c -o "$T/n.o" "$T/none.c" 2>"$T/err" && grep -q "define exactly one of GASNET_SEQ" "$T/err" &&
     ok "no thread mode: gasnet.h says which to define" || bad "gasnet.h without a thread mode"

@@ -2,7 +2,8 @@
 # t-gasnet-exit - how a GASNet job ends (tests/gasnet/exit.c): gasnet_exit
 # by every node, by one node while the others wait in a barrier, compute
 # without polling, or wait in GASNET_BLOCKUNTIL; from a handler; returning
-# from main; two nodes at once. The job's status is the code, every node's
+# from main; two nodes at once; SIGINT with and without a SIGQUIT handler.
+# The job's status is the code, every node's
 # unflushed line reaches stdout, and a code of 0 ends it without a word.
 . "$(dirname "$0")/gasnet/driver.sh"
 lines() {
@@ -26,6 +27,9 @@ for m in $MODES; do
         gjob 9 "$n" "$P" handler 9 && lines "$n"
         gjob 4 "$n" "$P" blockuntil 4 && lines "$n"
         gjob 0 "$n" "$P" blockuntil 0 && { lines "$n"; quiet; }
+        # a terminating signal runs the client's SIGQUIT handler (GASNet's rule)
+        gjob 4 "$n" "$P" sigint 4 && { lines "$n"; has err "called gasnet_exit(4)"; }
+        gjob 130 "$n" "$P" sigint-plain 4 && { lines "$n"; has err "signal 2"; }
         [ "$n" -gt 1 ] || continue
         gjob 6 "$n" "$P" spin 6 && lines "$n"
         # the others never poll: after the grace time pshm_abort ends them

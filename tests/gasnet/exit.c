@@ -12,15 +12,23 @@
  *                 gasnet_exit(CODE); the others wait in a barrier
  *   return        every node returns CODE from main
  *   two           nodes 0 and the last exit at once, CODE and CODE + 1
+ *   sigint        the last node gets SIGINT; its SIGQUIT handler (GASNet
+ *                 runs it on a terminating signal) calls gasnet_exit(CODE)
+ *   sigint-plain  the same without a SIGQUIT handler: SIGINT ends it
  * Every node first prints "node N of M before" without flushing: the
  * driver checks that each line reached stdout.
  */
 #include "gtest.h"
 
+#include <signal.h>
+#include <sched.h>
+#include <unistd.h>
+
 static volatile int never;
 static int code;
 
 static void bye(gasnet_token_t t) { (void)t; gasnet_exit(code); }
+static void on_quit(int sig) { (void)sig; gasnet_exit(code); }
 
 int main(int argc, char **argv)
 {
@@ -45,6 +53,15 @@ int main(int argc, char **argv)
     } else if (!strcmp(mode, "two")) {
         if (me == 0 || me == last)
             gasnet_exit(me == 0 ? code : code + 1);
+        gt_barrier();
+    } else if (!strncmp(mode, "sigint", 6)) {
+        if (!strcmp(mode, "sigint"))
+            signal(SIGQUIT, on_quit);
+        if (me == last) {
+            kill(getpid(), SIGINT);
+            for (;;)
+                sched_yield();
+        }
         gt_barrier();
     } else if (me == last && strcmp(mode, "handler") != 0) {
         gasnet_exit(code);
