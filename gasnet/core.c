@@ -395,9 +395,15 @@ int gsn_init(int *argc, char ***argv, int threads)
     gsn.crowded = pshm_cpu_sharers(gsn.ctx, &cpus) > cpus;
     for (int r = 0; r < gsn.n; r++)
         if (pshm_is_local(gsn.ctx, r) != 1) {
-            gsn_say("gasnet_init", "node %d does not share memory with node %d: this GASNet "
-                    "runs the nodes of one host, in one supernode (unset "
-                    "GASNET_SUPERNODE_MAXSIZE or PSHM_SIM_HOSTS)", r, gsn.me);
+            if (strstr(pshm_version(), "(none backend)") != NULL)
+                gsn_say("gasnet_init", "node %d shares no memory with node %d: pshm was built "
+                        "without shared memory (configure --disable-pshm), so a job has one "
+                        "node; run with gasnetrun_smp -n 1, or rebuild pshm with a "
+                        "shared-memory backend", r, gsn.me);
+            else
+                gsn_say("gasnet_init", "node %d does not share memory with node %d: this "
+                        "GASNet runs the nodes of one host, in one supernode (unset "
+                        "GASNET_SUPERNODE_MAXSIZE or PSHM_SIM_HOSTS)", r, gsn.me);
             pshm_abort(gsn.ctx, 1);
         }
     gsn.inited = 1;

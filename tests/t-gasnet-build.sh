@@ -35,11 +35,12 @@ hello: hello.o
 hello.o: hello.c
 	\$(GASNET_CC) \$(GASNET_CPPFLAGS) \$(GASNET_CFLAGS) -c hello.c
 run: hello
-	\$(GASNETRUN) -n 2 ./hello
+	\$(GASNETRUN) -n \$(N) ./hello
 M
     rm -f "$T/hello" "$T/hello.o"
-    if make -s -C "$T" run >"$T/out" 2>"$T/err"; then
-        has out "node 1 of 2 got 42"
+    n=${NODES##* }
+    if make -s -C "$T" run N="$n" >"$T/out" 2>"$T/err"; then
+        has out "node $((n - 1)) of $n got 42"
         grep -q "THREAD_MODEL = ${m^^}" "$B/gasnet/include/smp-conduit/smp-$m.mak" &&
             ok "smp-$m.mak is the ${m^^} model" || bad "smp-$m.mak does not say ${m^^}"
     else

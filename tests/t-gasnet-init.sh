@@ -20,7 +20,7 @@ for n in $NODES; do
     [ $rc = 0 ] && ok "GASNET_PSHM_NODES=$n init-seq -> 0" || bad "GASNET_PSHM_NODES=$n init-seq -> $rc"
     has out "ok: init on $n nodes"
 done
-GASNET_PSHM_NODES=2 "$G/exit-par" collective 6 >"$T/out" 2>"$T/err"
+GASNET_PSHM_NODES=${NODES##* } "$G/exit-par" collective 6 >"$T/out" 2>"$T/err"
 rc=$?
 [ $rc = 6 ] && ok "a self-started job's status is its gasnet_exit code (6)" ||
     bad "a self-started job exiting 6 -> $rc"
@@ -43,4 +43,10 @@ rc=$?
 has err "give the number of nodes with -n N"
 "$GR" -n 2 -N 3 "$P" >"$T/out" 2>"$T/err"
 has err "this GASNet runs on one host"
+# Nodes that share no memory: the words say why and what to do.
+if [ "$NODES" = 1 ]; then
+    gjob 1 2 "$P"; has err "pshm was built without shared memory (configure --disable-pshm)"
+else
+    gjob 1 2 --hosts 2 "$P"; has err "this GASNet runs the nodes of one host"
+fi
 finish
