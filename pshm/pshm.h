@@ -208,7 +208,10 @@ typedef struct pshm_token pshm_token_t; /* valid only while its handler runs */
 /*
  * A handler. Short: buf NULL, nbytes 0. Medium: buf is the payload in place,
  * valid until the handler returns. Long: buf is where the payload landed in
- * this process's segment. A request handler may reply at most once.
+ * this process's segment. buf is NULL for a Short only (a Medium's or a
+ * Long's is not, even with 0 bytes), which tells a handler registered for
+ * several categories which one ran it. A request handler may reply at most
+ * once.
  */
 typedef void (*pshm_handler_fn)(pshm_token_t *token, void *buf, size_t nbytes,
                                 const uint32_t *args, unsigned nargs);

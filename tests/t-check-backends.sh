@@ -8,7 +8,7 @@
 . "$(dirname "$0")/treecopy.sh" cbtest
 # The copy builds twice: only the test it runs, to stay fast.
 find tests -name 't-*.c' ! -name t-nodemap.c -exec rm -f {} +
-rm -rf tests/mpi tests/progs
+rm -rf tests/mpi tests/progs tests/gasnet
 
 PSHM_CHECK_BACKENDS=--disable-pshm PSHM_CHECK_TESTS=t-nodemap \
   bash tests/check-backends.sh --without-mpi CFLAGS=-O0 >"$work/cb.log" 2>&1

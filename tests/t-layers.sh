@@ -17,7 +17,7 @@
 #     object defines them.
 # The interface headers pshm/pshm.h, pshm/launch.h, pshm/mpi/pshm_mpi.h (the
 # installed header of the MPI bootstrap) and config.h may be included
-# anywhere. The clients (tools/, tools/util/, shmem/, pshm/mpi/)
+# anywhere. The clients (tools/, tools/util/, shmem/, gasnet/, pshm/mpi/)
 # include only those and their own folders (the tools also common/, which
 # they compile for themselves), and call only what libpshm.so exports.
 #
@@ -46,6 +46,7 @@ layer_of() {
     tools/util/*) echo toolutil ;;
     tools/*) echo tools ;;
     shmem/*) echo shmem ;;
+    gasnet/*) echo gasnet ;;
     *) echo "" ;;
   esac
 }
@@ -68,7 +69,7 @@ allowed() {
   [ "$from" = common ] && return 1    # libc only
   case $from in
     tools) [ "$to" = toolutil ] || [ "$to" = lib ]; return ;;
-    toolutil|shmem|mpi) [ "$to" = lib ]; return ;;
+    toolutil|shmem|gasnet|mpi) [ "$to" = lib ]; return ;;
   esac
   rf=$(rank_of "$from")
   rt=$(rank_of "$to")
@@ -91,7 +92,7 @@ check_tree() {
   (
     cd "$root" || exit 1
     srcs=$(ls common/*.[ch] base/*.[ch] nodemap/*.[ch] segment/*.[ch] amqueue/*.[ch] pshm/*.[ch] \
-              pshm/mpi/*.[ch] tools/*.c tools/util/*.[ch] shmem/*.[ch] 2>/dev/null)
+              pshm/mpi/*.[ch] tools/*.c tools/util/*.[ch] shmem/*.[ch] gasnet/*.[ch] 2>/dev/null)
     # ---- includes
     for f in $srcs; do
       from=$(layer_of "$f")
@@ -108,7 +109,7 @@ check_tree() {
         to=$(layer_of "$target")
         [ -n "$to" ] || continue
         case $from in
-          shmem|mpi|tools|toolutil)
+          shmem|gasnet|mpi|tools|toolutil)
             client_include_ok "$from" "$to" ||
               echo "include: $f ($from) includes $target ($to): only the public headers"
             continue ;;
@@ -132,12 +133,12 @@ check_tree() {
       nm -D --defined-only libpshm.so | awk 'NF == 3 { sub(/@.*/, "", $3); print $3 }' | sort -u >"$exps"
     fi
     for o in common/*.o base/*.o nodemap/*.o segment/*.o amqueue/*.o pshm/*.o pshm/mpi/*.o \
-             tools/*.o tools/util/*.o shmem/*.o; do
+             tools/*.o tools/util/*.o shmem/*.o gasnet/*.o; do
       [ -e "$o" ] && [ -e "${o%.o}.c" ] || continue
       from=$(layer_of "$o")
       # A client's weak reference links either way (pshm_mpi.c reaches
       # pshm_err so, only when linked with the static library).
-      nm -u "$o" | awk -v c="$from" '!(c ~ /^(tools|toolutil|shmem|mpi)$/ && $1 == "w") { print $NF }' |
+      nm -u "$o" | awk -v c="$from" '!(c ~ /^(tools|toolutil|shmem|gasnet|mpi)$/ && $1 == "w") { print $NF }' |
         sort -u | join - "$defs" |
       while read -r sym def; do
         to=$(layer_of "$def")
@@ -145,7 +146,7 @@ check_tree() {
           tools|toolutil)
             grep -qx -- "$sym" "$exps" || grep -qx -- "$sym" "$own" ||
               echo "symbol: $o ($from) calls $sym of $def, which libpshm.so does not export" ;;
-          shmem|mpi)
+          shmem|gasnet|mpi)
             grep -qx -- "$sym" "$exps" ||
               echo "symbol: $o ($from) calls $sym of $def, which libpshm.so does not export" ;;
           *)

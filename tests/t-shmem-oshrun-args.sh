@@ -54,9 +54,9 @@ if [ "$PES" != 1 ]; then
 fi
 # docs/shmem.md's "oshrun -n 4 --mpi ./prog" runs as written on this host,
 # whatever its CPUs (mpirun is told to oversubscribe, as pshmrun does).
-# Only where oshrun was built with an mpirun (the Makefile's SHMEM_MPIRUN
-# line is there in every build, empty without MPI).
-if [ "$PES" != 1 ] && ! grep -q "^mpirun=\${OSHRUN_MPIRUN:-''}" "$OSHRUN"; then
+# Only in a layer built over MPI (the Makefile's SHMEM_MPIRUN line is there
+# in every build, empty without MPI).
+if [ "$PES" != 1 ] && grep -q '^SHMEM_MPI := 1' "$B/Makefile"; then
     OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
         "$OSHRUN" -n 4 --mpi --timeout 60 "$T/hello" m >"$T/out" 2>"$T/err"
     [ $? = 0 ] && grep -q 'args: \[m\]' "$T/out" && ok "oshrun -n 4 --mpi on $(nproc) CPUs" ||
