@@ -154,17 +154,19 @@ static void run_threads(void *(*fn)(void *), int n)
 /* Message passing: the data written before the flag is seen after it. */
 static gasnett_atomic_t flag = gasnett_atomic_init(0);
 static volatile uint64_t data[4];
-#define HANDOFFS 20000
+/* Each hand-off waits for the other thread: yield, so that on a loaded machine
+ * (both threads on one CPU) a wait is a time slice, not a spin of one. */
+#define HANDOFFS 5000
 
 static void *handoff_reader(void *arg)
 {
     int fences = (int)(uintptr_t)arg;
     for (uint64_t r = 1; r <= HANDOFFS; r++) {
         if (fences) {
-            while (gasnett_atomic_read(&flag, 0) != r) gasnett_spinloop_hint();
+            while (gasnett_atomic_read(&flag, 0) != r) gasnett_sched_yield();
             gasnett_local_rmb();
         } else {
-            while (gasnett_atomic_read(&flag, GASNETT_ATOMIC_ACQ) != r) gasnett_spinloop_hint();
+            while (gasnett_atomic_read(&flag, GASNETT_ATOMIC_ACQ) != r) gasnett_sched_yield();
         }
         for (int k = 0; k < 4; k++)
             if (data[k] != r * 4 + k) {
@@ -183,7 +185,7 @@ static void handoff(int fences)
     gasnett_atomic_set(&flag, 0, 0);
     CHECK(pthread_create(&th, NULL, handoff_reader, (void *)(uintptr_t)fences) == 0);
     for (uint64_t r = 1; r <= HANDOFFS; r++) {
-        while (gasnett_atomic_read(&flag, GASNETT_ATOMIC_ACQ) != 0) gasnett_spinloop_hint();
+        while (gasnett_atomic_read(&flag, GASNETT_ATOMIC_ACQ) != 0) gasnett_sched_yield();
         for (int k = 0; k < 4; k++) data[k] = r * 4 + k;
         if (fences) {
             gasnett_local_wmb();
@@ -214,6 +216,7 @@ static void test_atomics_threads(void)
     gasnett_weak_rmb();
     gasnett_weak_wmb();
     gasnett_compiler_fence();
+    gasnett_spinloop_hint();
 }
 
 /* ------------------------------------------------------------ locks */
