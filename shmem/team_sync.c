@@ -12,18 +12,13 @@
  */
 #include "team.h"
 
-/* Inline in both callers: shmem_team_sync pays no second call. */
-static inline void sync_team(const char *call, shmem_team_t team)
+/* A team across supernodes, or of one member here: out of line. */
+static __attribute__((noinline)) void sync_team_slow(const char *call, shmem_team_t team)
 {
-    coll_span_t *sp;
+    coll_span_t *sp = team->span;
 
-    team_check(call, team);
-    sp = team->span;
-    if (SHM_LIKELY(sp == NULL)) {
-        if (team->bar.rounds > 0)
-            coll_dbar(&team->bar);
-        else /* a team of one: still a full fence, as coll_sync's for one */
-            atomic_thread_fence(memory_order_seq_cst);
+    if (sp == NULL) { /* a team of one: still a full fence, as coll_sync's for one */
+        atomic_thread_fence(memory_order_seq_cst);
         return;
     }
     sp->seq++; /* team_span_next's step: the leaders' message tags */
@@ -31,6 +26,17 @@ static inline void sync_team(const char *call, shmem_team_t team)
     if (sp->local.me == 0)
         coll_net_sync(call, sp);
     coll_dbar(&team->bar);
+}
+
+/* Inline in both callers: shmem_team_sync pays no second call, and the
+ * common case (a team of several PEs in one supernode) is coll_dbar. */
+static inline void sync_team(const char *call, shmem_team_t team)
+{
+    team_check(call, team);
+    if (SHM_LIKELY(team->span == NULL && team->bar.rounds > 0))
+        coll_dbar(&team->bar);
+    else
+        sync_team_slow(call, team);
 }
 
 void team_sync(const char *call, shmem_team_t team)

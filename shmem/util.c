@@ -15,6 +15,7 @@
 struct shm_state shm;
 struct shm_sym shm_sym;
 void *shm_scratch;
+size_t shm_scratch_size = SHM_SCRATCH_FIXED;
 
 static void vsay(const char *call, const char *fmt, va_list ap)
 {
