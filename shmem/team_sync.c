@@ -12,15 +12,11 @@
  */
 #include "team.h"
 
-/* A team across supernodes, or of one member here: out of line. */
-static __attribute__((noinline)) void sync_team_slow(const char *call, shmem_team_t team)
+/* A team across supernodes: out of line. */
+static __attribute__((noinline)) void sync_team_span(const char *call, shmem_team_t team)
 {
     coll_span_t *sp = team->span;
 
-    if (sp == NULL) { /* a team of one: still a full fence, as coll_sync's for one */
-        atomic_thread_fence(memory_order_seq_cst);
-        return;
-    }
     sp->seq++; /* team_span_next's step: the leaders' message tags */
     coll_dbar(&team->bar);
     if (sp->local.me == 0)
@@ -28,15 +24,17 @@ static __attribute__((noinline)) void sync_team_slow(const char *call, shmem_tea
     coll_dbar(&team->bar);
 }
 
-/* Inline in both callers: shmem_team_sync pays no second call, and the
- * common case (a team of several PEs in one supernode) is coll_dbar. */
+/* Inline in both callers: shmem_team_sync pays no second call, and a
+ * team in one supernode only coll_dbar. */
 static inline void sync_team(const char *call, shmem_team_t team)
 {
     team_check(call, team);
-    if (SHM_LIKELY(team->span == NULL && team->bar.rounds > 0))
+    if (SHM_UNLIKELY(team->span != NULL))
+        sync_team_span(call, team);
+    else if (SHM_LIKELY(team->bar.rounds > 0))
         coll_dbar(&team->bar);
-    else
-        sync_team_slow(call, team);
+    else /* a team of one: still a full fence, as coll_sync's for one */
+        atomic_thread_fence(memory_order_seq_cst);
 }
 
 void team_sync(const char *call, shmem_team_t team)
