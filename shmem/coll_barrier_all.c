@@ -15,9 +15,11 @@
  * the slower waiter; it cannot get two barriers ahead, as it would need this
  * PE's signal of the next barrier first.
  *
- * The barrier itself (coll_dbar) runs over any set of PEs of one supernode
- * on any zeroed lines: here the supernode's PEs on the scratch area's
- * first lines, and each team's members on its slot's (team_sync.c).
+ * The barrier itself (coll_dbar, inline in coll.h; its waits here) runs
+ * over any set of PEs of one supernode on any zeroed lines: here the
+ * supernode's PEs on the scratch area's first lines, and each team's
+ * members on its slot's (team_sync.c). The active sets' barrier
+ * (coll_set.c) is the same with a count per pair of PEs for the epoch.
  */
 #include "coll.h"
 #include "xport.h"

@@ -114,14 +114,16 @@ struct sync_plan {
 };
 
 /* The cached plan: the triplet it is for, and the key shmem_barrier and
- * shmem_sync compare (pSync: the last they checked; SYNC_NO_PSYNC when a
- * collective made the plan, so that theirs is checked once). */
-static struct {
+ * shmem_sync compare (pSync: the last they checked; SYNC_NO_PSYNC, which
+ * no caller can pass, when a collective made the plan, so that theirs is
+ * checked once, and while there is no plan: before shmem_init too). */
+struct sync_cache {
     long *pSync;
     int start, log, size;
     int stride, live;
     struct sync_plan plan;
-} sync_c;
+};
+static struct sync_cache sync_c = {.pSync = (long *)&sync_c};
 #define SYNC_NO_PSYNC ((long *)&sync_c)
 
 static void coll_die_oom(const char *what)
