@@ -16,15 +16,12 @@
  *   slot 0  collect: this PE's element count, published for the others
  *   slot 1  broadcast: "the root's source is ready"
  *   slot 2  broadcast: acks to the root, "copied"
- *   slot 3 + k  sync: round k's signal (dissemination), a sender's 1st, 3rd...
  *   slot 19     a job on several supernodes: the byte count a supernode's
  *               leader hands each member with the data (collect), stored
  *               as is and set back by the member that reads it
- *   slot 20 + k sync: round k's signal, a sender's 2nd, 4th...
- * The sync's slots hold flags, not counts (coll_set.c): a signal is one
- * store, and the two slots of a round take the signals of one sender by
- * turns, so that its next signal never lands where the last one is still
- * being cleared.
+ * The sync (every barrier of a set, and those inside the collectives)
+ * writes no slot: it signals on the layer's own lines (coll_set.c).
+ * Slots 3 to 18 and 20 on are unused.
  * Each kind of signal has slots of its own, so that a PE that has left one
  * collective and started the next on the same pSync cannot have its signal
  * taken for one of another kind.
@@ -124,17 +121,38 @@ typedef struct coll_dbar {
  * yet); fatal (naming call) for a set larger than 2^COLL_ROUNDS_MAX. */
 void coll_dbar_init(coll_dbar_t *b, const char *call, const coll_set_t *s,
                     coll_lines_t *lines) SHM_HIDDEN;
-/* One barrier: every member's stores before it are visible to every member
- * after it (release/acquire on the lines). */
-void coll_dbar(coll_dbar_t *b) SHM_HIDDEN;
+/* Waits until *p >= v (acquire), with progress, peer-death exit and yield. */
+void coll_wait_epoch(atomic_llong *p, long long v) SHM_HIDDEN;
+/* The rest of coll_dbar from round k, whose signal has not come yet: out
+ * of line, so that the inline rounds keep no frame. */
+void coll_dbar_rest(coll_dbar_t *b, unsigned k, long long epoch) SHM_HIDDEN;
 
-/* Barrier over the set on pSync slots ROUND0 + k and ROUND1 + k
- * (dissemination: in round k member i signals member i + 2^k and waits for
- * member i - 2^k, so two PEs need one store and one load each). Orders
- * memory, but does not quiet. */
+/* One barrier: every member's stores before it are visible to every member
+ * after it (release/acquire on the lines). Inline: its callers pay no call,
+ * no frame, only the rounds. */
+static inline void coll_dbar(coll_dbar_t *b)
+{
+    long long epoch = ++b->epoch;
+
+    for (unsigned k = 0; k < b->rounds; k++) {
+        /* Release: this PE's stores, and all it learned in earlier rounds,
+         * are visible to whoever acquires this line. */
+        atomic_store_explicit(b->out[k], epoch, memory_order_release);
+        /* Acquire: pairs with the sender's release above. */
+        if (atomic_load_explicit(b->in[k], memory_order_acquire) < epoch) {
+            coll_dbar_rest(b, k, epoch);
+            return;
+        }
+    }
+}
+
+/* Barrier over the set (dissemination: in round k member i signals member
+ * i + 2^k and waits for member i - 2^k, so two PEs need one store and one
+ * load each), on the layer's lines: pSync is only checked. Orders memory,
+ * but does not quiet. */
 void coll_sync(const char *call, const coll_set_t *s, long *pSync) SHM_HIDDEN;
-/* coll_sync's state (which slot each peer's next signal takes), set up
- * and dropped by shm_coll_init and shm_coll_fini (coll_net.c). */
+/* coll_sync's state (the signal counts of each pair of PEs), set up and
+ * dropped by shm_coll_init and shm_coll_fini (coll_net.c). */
 void coll_sync_init(void) SHM_HIDDEN;
 void coll_sync_fini(void) SHM_HIDDEN;
 

@@ -15,19 +15,22 @@
  * the slower waiter; it cannot get two barriers ahead, as it would need this
  * PE's signal of the next barrier first.
  *
- * The barrier itself (coll_dbar) runs over any set of PEs of one supernode
- * on any zeroed lines: here the supernode's PEs on the scratch area's
- * first lines, and each team's members on its slot's (team_sync.c).
+ * The barrier itself (coll_dbar, inline in coll.h; its waits here) runs
+ * over any set of PEs of one supernode on any zeroed lines: here the
+ * supernode's PEs on the scratch area's first lines, and each team's
+ * members on its slot's (team_sync.c). The active sets' barrier
+ * (coll_set.c) is the same with a count per pair of PEs for the epoch.
  */
 #include "coll.h"
 #include "xport.h"
 
 /* The scratch area of one PE starts with the barrier's lines. */
-_Static_assert(sizeof(coll_lines_t) <= SHM_SCRATCH_SIZE,
+_Static_assert(sizeof(coll_lines_t) <= 4096,
                "the barrier lines fit in the layer's scratch area");
 
 static struct {
     int ready;
+    int fast; /* ready, and the job is one supernode: coll_dbar is all */
     coll_dbar_t b; /* over my supernode's PEs (the job's when it is one) */
 } bar;
 
@@ -65,11 +68,13 @@ void coll_bar_init(void)
     }
     coll_dbar_init(&bar.b, "shmem_init", &s, shm_scratch);
     bar.ready = 1;
+    bar.fast = !shm.multi;
 }
 
 void coll_bar_fini(void)
 {
     bar.ready = 0;
+    bar.fast = 0;
 }
 
 struct coll_epoch_wait {
@@ -84,20 +89,20 @@ static int coll_epoch_cond(void *arg)
     return atomic_load_explicit(w->p, memory_order_acquire) >= w->v;
 }
 
-void coll_dbar(coll_dbar_t *b)
+void coll_wait_epoch(atomic_llong *p, long long v)
 {
-    long long epoch = ++b->epoch;
+    struct coll_epoch_wait w = {p, v};
 
-    for (unsigned k = 0; k < b->rounds; k++) {
-        /* Release: this PE's stores, and all it learned in earlier rounds,
-         * are visible to whoever acquires this line. */
+    if (atomic_load_explicit(p, memory_order_acquire) < v)
+        shm_wait(coll_epoch_cond, &w);
+}
+
+void coll_dbar_rest(coll_dbar_t *b, unsigned k, long long epoch)
+{
+    coll_wait_epoch(b->in[k], epoch);
+    for (k++; k < b->rounds; k++) {
         atomic_store_explicit(b->out[k], epoch, memory_order_release);
-        /* Acquire: pairs with the sender's release above. */
-        if (atomic_load_explicit(b->in[k], memory_order_acquire) < epoch) {
-            struct coll_epoch_wait w = {b->in[k], epoch};
-
-            shm_wait(coll_epoch_cond, &w);
-        }
+        coll_wait_epoch(b->in[k], epoch);
     }
 }
 
@@ -122,15 +127,39 @@ static void barrier_sync(void *arg)
         coll_barrier_all();
 }
 
+/* Everything but the common case: before shmem_init (the check says so),
+ * during it, and a job over several supernodes. */
+static __attribute__((noinline)) void barrier_slow(const char *call, int quiet)
+{
+    shm_check_init(call);
+    if (quiet)
+        shm_xp_barrier(barrier_sync, NULL);
+    else
+        barrier_sync(NULL);
+}
+
+/* The common case: the supernode's barrier alone, inline. */
+static inline void barrier_fast(void *arg)
+{
+    (void)arg;
+    coll_dbar(&bar.b);
+}
+
 void shmem_barrier_all(void)
 {
-    shm_check_init("shmem_barrier_all");
+    if (SHM_UNLIKELY(!bar.fast)) {
+        barrier_slow("shmem_barrier_all", 1);
+        return;
+    }
     /* The barrier implies quiet (the seam's barrier, xport.h). */
-    shm_xp_barrier(barrier_sync, NULL);
+    shm_xp_barrier(barrier_fast, NULL);
 }
 
 void shmem_sync_all(void)
 {
-    shm_check_init("shmem_sync_all");
-    barrier_sync(NULL);
+    if (SHM_UNLIKELY(!bar.fast)) {
+        barrier_slow("shmem_sync_all", 0);
+        return;
+    }
+    coll_dbar(&bar.b);
 }

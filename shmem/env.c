@@ -216,7 +216,7 @@ _Noreturn void shm_env_heap_fail(const shm_env_t *env, const char *pshm_msg)
                           "but %s can have at most %s (the layer keeps %u KiB of it; %s short "
                           "in all): lower %s, run fewer PEs on this host, or raise the limit, "
                           "which is %s",
-                          name, v, env->heap_size, who, most, SHM_SCRATCH_SIZE / 1024, short_by,
+                          name, v, env->heap_size, who, most, (unsigned)(shm_scratch_size / 1024), short_by,
                           name, why);
         shm_fatal_all("shmem_init", "even the smallest default symmetric heap (%zu bytes per "
                       "PE) does not fit: %s can have at most %s (%s short in all); run fewer "

@@ -37,7 +37,7 @@
 
 /* The heap's start, after the scratch area, is page-aligned as the segment
  * is, and so is the aligned view placed around it. */
-_Static_assert(SHM_SCRATCH_SIZE % 4096 == 0, "the scratch area is whole pages");
+_Static_assert(SHM_SCRATCH_FIXED % 4096 == 0, "the scratch area is whole pages");
 
 typedef struct blk {
     struct blk *next, *prev;
@@ -96,7 +96,7 @@ static void *aligned_view(void *seg, size_t len, size_t lead, size_t align)
 
 void shm_heap_init(void *base, size_t size)
 {
-    size_t room = shm_sym.size[SHM_HEAP] - SHM_SCRATCH_SIZE;
+    size_t room = shm_sym.size[SHM_HEAP] - shm_scratch_size;
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
 
     /* Every byte asked for is allocatable: the size rounded up to a block,
@@ -113,7 +113,7 @@ void shm_heap_init(void *base, size_t size)
      * area are); beyond, it needs the aligned view. */
     if (((uintptr_t)base & (heap.align_max - 1)) != 0 && heap.align_max > page) {
         size_t len = (shm_sym.size[SHM_HEAP] + page - 1) & ~(page - 1);
-        char *v = aligned_view((void *)shm_sym.mine[SHM_HEAP], len, SHM_SCRATCH_SIZE,
+        char *v = aligned_view((void *)shm_sym.mine[SHM_HEAP], len, shm_scratch_size,
                                heap.align_max);
         if (v != NULL) {
             heap.view = v;
@@ -121,7 +121,7 @@ void shm_heap_init(void *base, size_t size)
             shm_sym.mine[SHM_HEAP] = (uintptr_t)v;
             shm_sym.base[SHM_HEAP][shm.me] = v;
             shm_scratch = v;
-            heap.base = v + SHM_SCRATCH_SIZE;
+            heap.base = v + shm_scratch_size;
         } else {
             /* The offsets stay symmetric; an alignment this start does not
              * have ends the job in shmem_align, with this reason. */

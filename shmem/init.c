@@ -197,20 +197,21 @@ static void init_with(int requested)
     shm_sym.debug = env.debug;
     check_local();
     find_node();
-    rc = pshm_attach(shm.ctx, env.heap_size + SHM_SCRATCH_SIZE);
+    shm_scratch_size = shm_scratch_size_for(shm.node_npes);
+    rc = pshm_attach(shm.ctx, env.heap_size + shm_scratch_size);
     /* The default, not the user's size, gives way to a small backing store.
      * A failed attach fails alike in every PE, so all retry alike. */
     while (rc == -ENOSPC && !env.heap_set && env.heap_size > SHM_HEAP_DEFAULT_MIN) {
         env.heap_size /= 2;
-        rc = pshm_attach(shm.ctx, env.heap_size + SHM_SCRATCH_SIZE);
+        rc = pshm_attach(shm.ctx, env.heap_size + shm_scratch_size);
     }
     if (rc < 0)   /* pshm agrees on the outcome: every PE fails alike */
         shm_env_heap_fail(&env, pshm_last_error());
     shm_statics_attach();
     build_tables();
     shm_scratch = (void *)shm_sym.mine[SHM_HEAP];
-    memset(shm_scratch, 0, SHM_SCRATCH_SIZE);
-    shm_heap_init((char *)shm_scratch + SHM_SCRATCH_SIZE, env.heap_size);
+    memset(shm_scratch, 0, shm_scratch_size);
+    shm_heap_init((char *)shm_scratch + shm_scratch_size, env.heap_size);
     shm.initialized = 1;
     init_calls = 1;
     if (shm.multi)

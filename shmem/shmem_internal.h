@@ -78,9 +78,17 @@ extern struct shm_sym {
 /* Symmetric heap bytes the layer keeps for itself at the start of the heap
  * (the same offset on every PE): the collectives' and locks' own state.
  * Zero at init; shm_scratch is its symmetric address. */
-/* shmem_barrier_all's lines, then the teams' slots (team.h). */
-#define SHM_SCRATCH_SIZE (4096u + 64u * 2048u)
+/* shmem_barrier_all's lines, then the teams' slots (team.h): the part of
+ * fixed size; then the active sets' signal lines (coll_set.c), one per PE
+ * of the supernode, in whole pages: shm_scratch_size in all, set by
+ * shmem_init before the heap is attached. */
+#define SHM_SCRATCH_FIXED (4096u + 64u * 2048u)
 extern void *shm_scratch SHM_HIDDEN;
+extern size_t shm_scratch_size SHM_HIDDEN;
+static inline size_t shm_scratch_size_for(int node_npes)
+{
+    return SHM_SCRATCH_FIXED + (((size_t)node_npes * 64u + 4095u) & ~(size_t)4095u);
+}
 
 /* Tells the compiler what holds, so that it drops a test it cannot prove. */
 #define SHM_ASSUME(x) do { if (!(x)) __builtin_unreachable(); } while (0)

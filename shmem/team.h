@@ -21,14 +21,16 @@
 
 #include <stdint.h>
 
-/* Scratch area layout (SHM_SCRATCH_SIZE bytes at the start of the heap):
+/* Scratch area layout (at the start of the heap):
  *   [0, TEAM_SLOTS_OFFSET)                 shmem_barrier_all's lines
  *   TEAM_SLOTS_OFFSET + k * TEAM_SLOT_SIZE  team slot k (k < TEAM_SLOTS_MAX)
+ *   SHM_SCRATCH_FIXED + 64 * i               the active sets' line of PE i
+ *                                            of the supernode (coll_set.c)
  * Slot 0 is SHMEM_TEAM_WORLD's, slot 1 SHMEM_TEAM_SHARED's. */
 #define TEAM_SLOTS_OFFSET 4096u
 #define TEAM_SLOT_SIZE 2048u
 #define TEAM_SLOTS_MAX 64
-_Static_assert(TEAM_SLOTS_OFFSET + TEAM_SLOTS_MAX * TEAM_SLOT_SIZE <= SHM_SCRATCH_SIZE,
+_Static_assert(TEAM_SLOTS_OFFSET + TEAM_SLOTS_MAX * TEAM_SLOT_SIZE <= SHM_SCRATCH_FIXED,
                "the team slots fit in the layer's scratch area");
 
 /* One team slot: each part starts on its own cache line. */
@@ -102,15 +104,17 @@ extern struct shmem_team_s team_pool[TEAM_SLOTS_MAX] SHM_HIDDEN;
 _Noreturn void team_check_fail(const char *call, shmem_team_t team) SHM_HIDDEN;
 /* shm_fatal unless the layer is initialized and team is a live team
  * (SHMEM_TEAM_INVALID included). Inline, no division: an address inside
- * the pool whose entry says it is this slot's, and live. */
+ * the pool at the start of the entry its slot names (an unsigned slot
+ * times the entry's size cannot wrap, so the equality bounds the slot
+ * too), and live. A live team implies an initialized layer: teams are set
+ * up by shmem_init and splits, and team_fini drops every one. */
 static inline void team_check(const char *call, shmem_team_t team)
 {
     uintptr_t off = (uintptr_t)team - (uintptr_t)team_pool;
 
-    if (SHM_UNLIKELY(!shm.initialized ||
-                     off > sizeof team_pool - sizeof team_pool[0] ||
-                     (unsigned)team->slot >= TEAM_SLOTS_MAX ||
-                     &team_pool[team->slot] != team || !team->live))
+    if (SHM_UNLIKELY(off > sizeof team_pool - sizeof team_pool[0] ||
+                     (uintptr_t)(unsigned)team->slot * sizeof team_pool[0] != off ||
+                     !team->live))
         team_check_fail(call, team);
 }
 

@@ -12,25 +12,29 @@
  */
 #include "team.h"
 
-/* Inline in both callers: shmem_team_sync pays no second call. */
-static inline void sync_team(const char *call, shmem_team_t team)
+/* A team across supernodes: out of line. */
+static __attribute__((noinline)) void sync_team_span(const char *call, shmem_team_t team)
 {
-    coll_span_t *sp;
+    coll_span_t *sp = team->span;
 
-    team_check(call, team);
-    sp = team->span;
-    if (SHM_LIKELY(sp == NULL)) {
-        if (team->bar.rounds > 0)
-            coll_dbar(&team->bar);
-        else /* a team of one: still a full fence, as coll_sync's for one */
-            atomic_thread_fence(memory_order_seq_cst);
-        return;
-    }
     sp->seq++; /* team_span_next's step: the leaders' message tags */
     coll_dbar(&team->bar);
     if (sp->local.me == 0)
         coll_net_sync(call, sp);
     coll_dbar(&team->bar);
+}
+
+/* Inline in both callers: shmem_team_sync pays no second call, and a
+ * team in one supernode only coll_dbar. */
+static inline void sync_team(const char *call, shmem_team_t team)
+{
+    team_check(call, team);
+    if (SHM_UNLIKELY(team->span != NULL))
+        sync_team_span(call, team);
+    else if (SHM_LIKELY(team->bar.rounds > 0))
+        coll_dbar(&team->bar);
+    else /* a team of one: still a full fence, as coll_sync's for one */
+        atomic_thread_fence(memory_order_seq_cst);
 }
 
 void team_sync(const char *call, shmem_team_t team)

@@ -15,6 +15,7 @@
 struct shm_state shm;
 struct shm_sym shm_sym;
 void *shm_scratch;
+size_t shm_scratch_size = SHM_SCRATCH_FIXED;
 
 static void vsay(const char *call, const char *fmt, va_list ap)
 {
@@ -149,7 +150,13 @@ void *shm_remote_or_net(const char *call, const void *sym, int pe)
 
 void *shm_remote_range(const char *call, const void *sym, size_t nbytes, int pe)
 {
-    void *p = shm_range_or_net(call, sym, nbytes, pe);
+    /* The translation's hit first: the collectives ask here for every
+     * slot and every block they touch, nearly always a hit. */
+    void *p = shm_fast_range(sym, nbytes, pe);
+
+    if (SHM_LIKELY(p != NULL))
+        return p;
+    p = shm_range_or_net(call, sym, nbytes, pe);
 
     if (p == NULL)
         shm_fatal(call, "PE %d is in another supernode: its memory is not mapped in PE %d "

@@ -6,6 +6,7 @@
 # and exactly the expected rows, in CSV and in the table; --peer; the
 # collective rows over sets and teams (--sets, --bare-sets: each checks its
 # last call's dest), on 2 and on 4 PEs (where the strided team has 2).
+# barrier-count.sh, with valgrind: a count for each barrier form.
 # Speed is not judged here (make bench-shmem does that).
 . "$(dirname "$0")/shmem/driver.sh"
 SRC=$(cd "$(dirname "$0")/.." && pwd)/shmem/bench/shmem-bench.c
@@ -115,6 +116,18 @@ if [ "$n" -gt 1 ]; then
         awk '/^test +target +bytes/ { t = 1; next } t && NF == 7 { print $1, $2, $3 }' "$T/out" >"$T/rows"
         [ "$(sort "$T/rows" | tr '\n' ,)" = "fadd heap 8,fadd static 8,rt pair 64," ] &&
             ok "--peer 2 --only: the rows asked for" || bad "--peer 2 --only rows: $(cat "$T/rows")"
+    fi
+fi
+# barrier-count.sh (make bench-shmem's instruction counts): a row of
+# numbers per barrier form, with valgrind.
+if [ "$n" -gt 1 ] && command -v valgrind >/dev/null 2>&1; then
+    S=$(dirname "$SRC")
+    if PSHM_BUILD=$B sh "$S/barrier-count.sh" --calls 100 --pes 2 >"$T/out" 2>"$T/err"; then
+        rows=$(grep -cE '^shmem_[a-z_]+(\([^)]*\))? +[0-9]+\.[0-9]$' "$T/out")
+        [ "$rows" = 8 ] && ok "barrier-count.sh: 8 forms counted" ||
+            bad "barrier-count.sh: $rows rows of counts, not 8: $(cat "$T/out")"
+    else
+        bad "barrier-count.sh failed: $(cat "$T/err" "$T/out")"
     fi
 fi
 finish

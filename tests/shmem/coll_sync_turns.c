@@ -19,18 +19,6 @@
 
 static long s_psync[SHMEM_BARRIER_SYNC_SIZE];
 
-/* A few microseconds of nothing, for about one call in four per PE. */
-static void maybe_delay(long call, int me)
-{
-    uint32_t h = (uint32_t)call * 2654435761u ^ (uint32_t)me * 40503u;
-
-    h ^= h >> 15;
-    if (h % 4 != 0)
-        return;
-    for (uint32_t i = 0; i < (h >> 8) % 2000; i++)
-        atomic_signal_fence(memory_order_seq_cst);
-}
-
 int main(void)
 {
     int me, npes;
@@ -51,7 +39,7 @@ int main(void)
 
         if (me >= size)
             continue;
-        maybe_delay(c, me);
+        ct_maybe_delay(c, me);
         for (int pe = 0; pe < size; pe++)
             shmem_long_p(&row[me], c, pe);
         if (sync_only) {

@@ -2,6 +2,8 @@
  * errors.c - one misuse per run, chosen by argv[1]; the driver
  * (t-shmem-errors.sh) checks the message and the exit status of the job.
  *   before-init    a put before shmem_init
+ *   barrier-before-init  shmem_barrier(0, 0, 0, NULL) before shmem_init (the
+ *                  arguments of no cached set: the check must still come)
  *   pe-range       a put to PE n_pes
  *   not-symmetric  a put to a stack variable
  *   null           putmem from NULL (SHMEM_DEBUG)
@@ -34,6 +36,8 @@ int main(int argc, char **argv)
 
     if (strcmp(what, "before-init") == 0)
         shmem_int_p(&target, 1, 0);
+    if (strcmp(what, "barrier-before-init") == 0)
+        shmem_barrier(0, 0, 0, NULL);
     shmem_init();
     last = shmem_n_pes() - 1;
     if (strcmp(what, "pe-range") == 0) {

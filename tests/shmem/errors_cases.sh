@@ -13,6 +13,7 @@
 errors_cases() {
     local n=$1 P=$B/tests/shmem/errors
     job 1 "$n" "$P" before-init && expect_err "shmem: shmem_int_p: called before shmem_init"
+    job 1 "$n" "$P" barrier-before-init && expect_err "shmem: shmem_barrier: called before shmem_init"
     job 1 "$n" "$P" pe-range && expect_err "shmem: shmem_int_p: PE $n is out of range: this job has $n PEs"
     job 1 "$n" "$P" not-symmetric && expect_err "is not symmetric"
     SHMEM_DEBUG=1 job 1 "$n" "$P" null && expect_err "shmem: shmem_putmem: source is NULL with 4"
