@@ -16,8 +16,12 @@
  *         answer (the peer answers each)
  *   barrier_all  shmem_barrier_all, on every PE
  *   barrier      shmem_barrier over every PE on one pSync, on every PE
+ *   team_sync    shmem_team_sync on SHMEM_TEAM_WORLD, on every PE
  *
  * The other PEs wait in shmem_barrier_all. PE 0 checks what it left.
+ * A fourth argument, microseconds, makes PE 0 sleep that long before each
+ * barrier or sync: the others are then in it first, and PE 0, entering
+ * last, never waits (shmem/bench/barrier-count.sh).
  * Under callgrind the counted PE is the slow one: the others' signals are
  * there when it looks, so a wait's count is its fast path.
  */
@@ -26,12 +30,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 int main(int argc, char **argv)
 {
     const char *op = argc > 3 ? argv[1] : "";
     long n = argc > 3 ? atol(argv[2]) : 0, acc = 0, *word, *psync;
     int peer = argc > 3 ? atoi(argv[3]) : 0, me;
+    long settle_us = argc > 4 ? atol(argv[4]) : 0;
 
     shmem_init();
     me = shmem_my_pe();
@@ -39,18 +45,24 @@ int main(int argc, char **argv)
     psync = shmem_malloc(SHMEM_BARRIER_SYNC_SIZE * sizeof *psync);
     if (n < 1 || peer < 1 || peer >= shmem_n_pes() || word == NULL || psync == NULL ||
         (strcmp(op, "p") && strcmp(op, "g") && strcmp(op, "fadd") && strcmp(op, "pingpong") &&
-         strcmp(op, "barrier_all") && strcmp(op, "barrier"))) {
+         strcmp(op, "barrier_all") && strcmp(op, "barrier") && strcmp(op, "team_sync"))) {
         if (me == 0)
-            fprintf(stderr, "usage: shmem-count p|g|fadd|pingpong|barrier_all|barrier CALLS "
+            fprintf(stderr, "usage: shmem-count p|g|fadd|pingpong|barrier_all|barrier|team_sync CALLS "
                             "PEER (1..n_pes-1)\n");
         shmem_global_exit(2);
     }
     for (int i = 0; i < SHMEM_BARRIER_SYNC_SIZE; i++)
         psync[i] = SHMEM_SYNC_VALUE;
     shmem_barrier_all();
-    if (!strcmp(op, "barrier_all") || !strcmp(op, "barrier")) {
+    if (!strcmp(op, "barrier_all") || !strcmp(op, "barrier") || !strcmp(op, "team_sync")) {
         for (long i = 0; i < n; i++) {
-            if (op[7] == '_')
+            if (me == 0 && settle_us > 0) {
+                struct timespec ts = {settle_us / 1000000, settle_us % 1000000 * 1000};
+                nanosleep(&ts, NULL);
+            }
+            if (op[0] == 't')
+                shmem_team_sync(SHMEM_TEAM_WORLD);
+            else if (op[7] == '_')
                 shmem_barrier_all();
             else
                 shmem_barrier(0, 0, shmem_n_pes(), psync);

@@ -33,7 +33,7 @@
 
 #define PREP_BYTES 4096 /* the prepared Mediums' payload, in a chunk */
 
-#define BURST_N 1000 /* requests queued, then served (a queue of this depth) */
+#define BURST_N 1000 /* requests queued, then served: 250 lines of 4 cells (a depth of 256) */
 #define PINGPONG_N 1000
 #define IDLE_N 10000
 #define WAIT_N 10000
@@ -119,8 +119,8 @@ typedef struct scenario {
 } scenario_t;
 
 static const scenario_t scenarios[] = {
-    {"burst", "instr-short-burst", "pshm_am_request_short,pshm_poll", "1024", 8, BURST_N, 2, 1, 1, 0},
-    {"burst-any", "instr-short-burst-any", "pshm_am_request_short,pshm_poll", "1024", 8, BURST_N, 2,
+    {"burst", "instr-short-burst", "pshm_am_request_short,pshm_poll", "256", 8, BURST_N, 2, 1, 1, 0},
+    {"burst-any", "instr-short-burst-any", "pshm_am_request_short,pshm_poll", "256", 8, BURST_N, 2,
      1, 1, 0},
     {"idle", "instr-poll-idle", "pshm_poll", NULL, BENCH_NO_SIZE, IDLE_N, 1, 1, 1, 0},
     {"pingpong", "instr-pingpong", "pshm_am_request_short,pshm_poll", NULL, 8, PINGPONG_N, 2, 1, 1, 0},
