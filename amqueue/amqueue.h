@@ -24,6 +24,11 @@ struct pshm_ctx;
 /* Bytes of the region for P processes; -EOVERFLOW (message set) if the
  * layout cannot be represented. */
 int amq_region_size(unsigned nprocs, uint32_t depth, uint64_t memory, uint64_t *bytes);
+/* The same region's parts (pshm_am_network_parts): *queues the message
+ * queues with their page rounding, *pools the payload pools; the rest of
+ * the region is its control lines. */
+int amq_region_parts(unsigned nprocs, uint32_t depth, uint64_t memory, uint64_t *bytes,
+                     uint64_t *queues, uint64_t *pools);
 /* Sets up this process's view of the network in a mapped region (after the
  * cross-mapping, before the attach barrier). ctx->region is mapped. */
 int amq_init(struct pshm_ctx *ctx, void *region, uint64_t len);

@@ -80,6 +80,20 @@ int amq_region_size(unsigned nprocs, uint32_t depth, uint64_t memory, uint64_t *
     return rc;
 }
 
+int amq_region_parts(unsigned nprocs, uint32_t depth, uint64_t memory, uint64_t *bytes,
+                     uint64_t *queues, uint64_t *pools)
+{
+    amq_layout_t l;
+    int rc = amq_layout(nprocs, depth, memory, &l);
+
+    if (rc == 0) {
+        *bytes = l.total;
+        *queues = l.off_pool - l.off_q;
+        *pools = l.total - l.off_pool;
+    }
+    return rc;
+}
+
 /* Sets up private state only: the zero-filled region is already an empty
  * network, and peers run this concurrently, so nothing shared is written. */
 int amq_init(pshm_ctx_t *ctx, void *region, uint64_t len)

@@ -316,6 +316,18 @@ PSHM_API int pshm_am_memory(const pshm_ctx_t *ctx, uint64_t *bytes);
  * and pool size `memory` (0 for either: the default or the environment's).
  */
 PSHM_API int pshm_am_network_size(unsigned nprocs, size_t depth, size_t memory, uint64_t *bytes);
+/* What that size is made of: the part that grows with the processes' pairs
+ * or with the processes (queues), and the part that grows with the pool
+ * size (pools), as a runtime weighs GASNET_PSHMNET_QUEUE_DEPTH and _MEMORY. */
+typedef struct pshm_am_network_parts {
+    uint64_t total;  /* pshm_am_network_size's figure: the sum of the three */
+    uint64_t queues; /* the message queues of both networks (requests, replies) */
+    uint64_t pools;  /* the payload pools of both networks */
+    uint64_t other;  /* the object's header page, the abort and barrier lines */
+    size_t depth, memory; /* the depth and pool size taken (0 given: the environment's) */
+} pshm_am_network_parts_t;
+PSHM_API int pshm_am_network_parts(unsigned nprocs, size_t depth, size_t memory,
+                                   pshm_am_network_parts_t *parts);
 
 /* ------------------------------------------------------- for tools and launchers */
 

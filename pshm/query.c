@@ -207,38 +207,66 @@ void *pshm_get_user_data(const pshm_ctx_t *ctx)
     return ctx_check(ctx, CTX_INIT, "pshm_get_user_data") == 0 ? ctx->user_data : NULL;
 }
 
+/* 0 for depth or memory: the environment's value, or the default. */
+static int resolve_net(size_t *depth, size_t *memory)
+{
+    pshm_cfg_t *cfg;
+    int rc;
+
+    if (*depth > PSHM_QUEUE_DEPTH_MAX)
+        return pshm_err(-EINVAL, "queue depth %zu is out of range (%u..%u)", *depth,
+                        PSHM_QUEUE_DEPTH_MIN, PSHM_QUEUE_DEPTH_MAX);
+    if (*depth != 0 && *memory != 0)
+        return 0;
+    /* The environment's values (or the defaults): large struct, so heap. */
+    cfg = calloc(1, sizeof *cfg);
+    if (cfg == NULL)
+        return pshm_err(-ENOMEM, "out of memory");
+    rc = env_load(cfg);
+    if (rc == 0) {
+        if (*depth == 0)
+            *depth = cfg->queue_depth;
+        if (*memory == 0)
+            *memory = cfg->queue_memory;
+    }
+    free(cfg);
+    return rc < 0 ? rc : 0;
+}
+
 /* The AM region with its header page: the network's size, and the object's. */
 int pshm_am_network_size(unsigned nprocs, size_t depth, size_t memory, uint64_t *bytes)
 {
-    pshm_cfg_t *cfg;
-    uint64_t n = 0;
+    pshm_am_network_parts_t p;
     int rc;
 
     if (bytes == NULL)
         return pshm_err(-EINVAL, "pshm_am_network_size: the result pointer is NULL");
-    if (depth > PSHM_QUEUE_DEPTH_MAX)
-        return pshm_err(-EINVAL, "pshm_am_network_size: queue depth %zu is out of range "
-                        "(%u..%u)", depth, PSHM_QUEUE_DEPTH_MIN, PSHM_QUEUE_DEPTH_MAX);
-    if (depth == 0 || memory == 0) {
-        /* The environment's values (or the defaults): large struct, so heap. */
-        cfg = calloc(1, sizeof *cfg);
-        if (cfg == NULL)
-            return pshm_err(-ENOMEM, "pshm_am_network_size: out of memory");
-        rc = env_load(cfg);
-        if (rc == 0) {
-            if (depth == 0)
-                depth = cfg->queue_depth;
-            if (memory == 0)
-                memory = cfg->queue_memory;
-        }
-        free(cfg);
-        if (rc < 0)
-            return pshm_err_prefix(rc, "pshm_am_network_size");
-    }
-    rc = amq_region_size(nprocs, (uint32_t)depth, memory, &n);
+    rc = resolve_net(&depth, &memory);
+    if (rc == 0)
+        rc = amq_region_size(nprocs, (uint32_t)depth, memory, &p.total);
     if (rc < 0)
         return pshm_err_prefix(rc, "pshm_am_network_size");
-    *bytes = n + SEG_HDR_SIZE;
+    *bytes = p.total + SEG_HDR_SIZE;
+    return 0;
+}
+
+int pshm_am_network_parts(unsigned nprocs, size_t depth, size_t memory,
+                          pshm_am_network_parts_t *parts)
+{
+    pshm_am_network_parts_t p = {0};
+    int rc;
+
+    if (parts == NULL)
+        return pshm_err(-EINVAL, "pshm_am_network_parts: the result pointer is NULL");
+    rc = resolve_net(&depth, &memory);
+    if (rc == 0)
+        rc = amq_region_parts(nprocs, (uint32_t)depth, memory, &p.total, &p.queues, &p.pools);
+    if (rc < 0)
+        return pshm_err_prefix(rc, "pshm_am_network_parts");
+    p.total += SEG_HDR_SIZE;
+    p.other = p.total - p.queues - p.pools;
+    p.depth = depth, p.memory = memory;
+    *parts = p;
     return 0;
 }
 

@@ -66,6 +66,17 @@ int main(void)
     CHECK_OK(pshm_am_network_size(4, 64, 1 << 20, &n));
     uint64_t q = 64 + 64 * 4 * 2 + 4ull * 65 * (2 * 4 + 1) * 64;
     CHECK(n == ((q + 4095) & ~4095ull) + 8ull * (1 << 20) + 4096);
+    /* The parts add up to that size; the pools are 2 per process of
+     * page_up(memory); 0 takes the environment's depth and memory. */
+    pshm_am_network_parts_t pp;
+    for (unsigned p = 1; p <= 256; p *= 4) {
+        CHECK_OK(pshm_am_network_size(p, 64, 1 << 20, &n));
+        CHECK_OK(pshm_am_network_parts(p, 64, 1 << 20, &pp));
+        CHECK(pp.total == n && pp.queues + pp.pools + pp.other == n && pp.queues > 0 && pp.other > 0);
+        CHECK(pp.pools == 2ull * p * (1 << 20) && pp.depth == 64 && pp.memory == 1 << 20);
+    }
+    CHECK_OK(pshm_am_network_parts(1, 0, 0, &pp));
+    CHECK(pp.total == want && pp.depth == 1 && pp.memory == 131072 && pp.pools == 2 * 131072);
     pshm_ctx_t *ctx = am_setup(0, 0);
     CHECK_OK(pshm_am_memory(ctx, &n));
     CHECK(n == want);

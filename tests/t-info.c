@@ -4,6 +4,7 @@
  * variables with a suggestion, invalid values with exit 1, and valid JSON.
  */
 #include "internal.h"
+#include "common/misc.h"
 #include "tests/helpers.h"
 
 #include <stdio.h>
@@ -125,6 +126,15 @@ int main(void)
     expect(want);
     printf("AM network size equals pshm_am_network_size: ok\n");
 
+    /* Its queues and pools, as pshm_am_network_parts gives them. */
+    pshm_am_network_parts_t pt;
+    char q[32], pl[32];
+    CHECK_OK(pshm_am_network_parts(PSHM_BACKEND_NONE ? 1 : 256, 0, 0, &pt));
+    info_run("", "-p 256", 0);
+    snprintf(want, sizeof want, "%s + %s", fmt_size(q, sizeof q, pt.queues), fmt_size(pl, sizeof pl, pt.pools));
+    expect(want);
+    printf("queues and pools shown as pshm_am_network_parts gives them (%s): ok\n", want);
+
     /* The network a job really builds: 4 processes in supernodes of 2 have
      * two networks of 2; "/h" is shared by the 4. */
     uint64_t am2;
@@ -183,10 +193,12 @@ int main(void)
     printf("usage errors, --help, --version: ok\n");
 
     /* JSON: parses, and carries the same figures. */
-    char expr[512];
+    char expr[768];
     snprintf(expr, sizeof expr,
              "d[\"backend\"] == \"%s\" and d[\"cache_line\"] == %d and d[\"environment_valid\"] and "
              "[n[\"am_network_bytes\"] for n in d[\"network\"] if n[\"procs\"] == 64] == [%llu] and "
+             "all(n[\"am_queue_bytes\"] + n[\"am_pool_bytes\"] < n[\"am_network_bytes\"] for n in "
+             "d[\"network\"]) and "
              "\"GASNET_SUPERNODE_MAXSIZE\" in [v[\"name\"] for v in d[\"environment\"]]",
              PSHM_BACKEND_NAME, PSHM_CACHE_LINE, (unsigned long long)am64);
     json_check("", "--procs 64", 0, expr);

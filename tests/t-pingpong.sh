@@ -290,7 +290,7 @@ usage "iters" "$R" -n 2 "$P" --iters x
 "$P" --help >"$T/help" 2>&1 || bad "--help exited non-zero"
 for opt in --tests --quick --limits-only --poll-idle --startup --sizes --min-size --max-size \
            --segsize --iters --reps --warmup --window --cpus --no-pin --csv --json --plot --help \
-           --instructions --touch --ring-slots --flood-floor; do
+           --instructions --touch --ring-slots --flood-floor --procs --scenarios --idle --incast; do
     grep -q -- "$opt" "$T/help" || bad "--help does not mention $opt"
 done
 for t in medium-prepare long-prepare; do

@@ -52,6 +52,7 @@ typedef struct net_row {
     unsigned procs;          /* on the host */
     unsigned node_size, nodes;   /* GASNET_SUPERNODE_MAXSIZE cuts them into these */
     uint64_t am, seg;        /* bytes: one supernode's network, one segment */
+    uint64_t queues, pools;  /* the network's queues and pools (0: not computed) */
     char err[MSG_MAX];       /* "" if both were computed */
 } net_row_t;
 
@@ -255,6 +256,9 @@ static void gather_net(const unsigned *procs, int n)
         r->am = p.am_bytes;
         r->seg = p.seg_max;
         if (rc < 0) snprintf(r->err, sizeof r->err, "%s", pshm_last_error());
+        pshm_am_network_parts_t parts;
+        if (p.am_bytes && pshm_am_network_parts(p.node_size, p.queue_depth, p.queue_memory, &parts) == 0)
+            r->queues = parts.queues, r->pools = parts.pools;
     }
     if (!I.env_ok) restore_vars(saved);
 }
@@ -385,17 +389,21 @@ static void print_text(void)
         snprintf(nodes, sizeof nodes, "one supernode per host");
     printf("\nShared memory per job (queue depth %u, queue memory %s per process, %s)\n",
            I.plan.queue_depth, sz(a, I.plan.queue_memory), nodes);
-    printf("  %6s  %-12s  %-28s  %s\n", "PROCS", "SUPERNODES", "AM NETWORK EACH",
-           "LARGEST SEGMENT EACH");
+    printf("  %6s  %-12s  %-28s  %-21s  %s\n", "PROCS", "SUPERNODES", "AM NETWORK EACH",
+           "QUEUES + POOLS", "LARGEST SEGMENT EACH");
     for (int i = 0; i < I.nnet; i++) {
         const net_row_t *r = &I.net[i];
-        char am[64], nodes[32];
-        snprintf(am, sizeof am, "%s (%llu bytes)", sz(a, r->am), (unsigned long long)r->am);
+        char am[128], nodes[32], q[32], pl[32];
+        snprintf(am, sizeof am, "%-28s  %-21s", "", "");
+        int w = snprintf(am, sizeof am, "%s (%llu bytes)", sz(a, r->am), (unsigned long long)r->am);
+        if (r->queues && w > 0 && w < 28)
+            snprintf(am + w, sizeof am - (size_t)w, "%*s  %s + %s", 28 - w, "", sz(q, r->queues),
+                     sz(pl, r->pools));
         snprintf(nodes, sizeof nodes, "%u x %u", r->nodes, r->node_size);
         if (r->err[0] && r->am == 0) printf("  %6u  %-12s  %s\n", r->procs, nodes, r->err);
-        else if (r->err[0]) printf("  %6u  %-12s  %-28s  none: %s\n", r->procs, nodes, am, r->err);
+        else if (r->err[0]) printf("  %6u  %-12s  %-51s  none: %s\n", r->procs, nodes, am, r->err);
         else
-            printf("  %6u  %-12s  %-28s  %s (%llu bytes)\n", r->procs, nodes, am, sz(b, r->seg),
+            printf("  %6u  %-12s  %-51s  %s (%llu bytes)\n", r->procs, nodes, am, sz(b, r->seg),
                    (unsigned long long)r->seg);
     }
     print_shmem();
@@ -577,6 +585,12 @@ static void print_json(void)
         jnum(&n, "supernode_size", r->node_size);
         jkey(&n, "am_network_bytes");
         if (r->am) printf("%llu", (unsigned long long)r->am);
+        else fputs("null", stdout);
+        jkey(&n, "am_queue_bytes");
+        if (r->queues) printf("%llu", (unsigned long long)r->queues);
+        else fputs("null", stdout);
+        jkey(&n, "am_pool_bytes");
+        if (r->queues) printf("%llu", (unsigned long long)r->pools);
         else fputs("null", stdout);
         jkey(&n, "max_segment_bytes");
         if (!r->err[0]) printf("%llu", (unsigned long long)r->seg);

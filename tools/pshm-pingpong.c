@@ -198,7 +198,7 @@ static void run_limits(void)
 
 enum {
     H_PING_SHORT = 1, H_PING_MEDIUM, H_PING_LONG, H_PONG, H_SINK, H_ACK, H_CHK_REQ, H_CHK_REP,
-    H_PING_MEDIUM_PREP, H_PING_LONG_PREP
+    H_PING_MEDIUM_PREP, H_PING_LONG_PREP, H_INCAST
 };
 
 /* The prepared kinds (medium-prepare, long-prepare): the sender writes its
@@ -449,7 +449,23 @@ static void check_after(const char *test, size_t size, int rep)
     if (chk.bad.bad) check_failed(chk.bad, chk.what);
 }
 
+/* --incast: rank 0 counts each sender's messages and checks that they come
+ * in its order with its rank (args: sequence number, sender). */
+static struct {
+    uint32_t *next;  /* per sender: the sequence number expected */
+    uint64_t bad;    /* messages out of order or from the wrong sender */
+} inc;
+
+static void h_incast(pshm_token_t *tk, void *buf, size_t n, const uint32_t *args, unsigned nargs)
+{
+    (void)buf, (void)n, (void)nargs;
+    int src = pshm_token_source(tk);
+    inc.bad += args[0] != inc.next[src]++ || args[1] != (uint32_t)src;
+    g.count++;
+}
+
 static const pshm_handler_entry_t handlers[] = {
+    {H_INCAST, h_incast, 2},
     {H_PING_SHORT, h_ping_short, PSHM_AM_ANY_NARGS}, {H_PING_MEDIUM, h_ping_medium, PSHM_AM_ANY_NARGS},
     {H_PING_LONG, h_ping_long, PSHM_AM_ANY_NARGS},   {H_PONG, h_pong, PSHM_AM_ANY_NARGS},
     {H_SINK, h_sink, PSHM_AM_ANY_NARGS},             {H_ACK, h_ack, PSHM_AM_ANY_NARGS},
@@ -822,6 +838,55 @@ static void run_poll_idle(void *seg0)
     CHK(pshm_barrier(g.p.ctx));
 }
 
+/* ------------------------------------------------------------ --incast */
+
+/* P - 1 processes each send --iters Shorts of 2 arguments (default 20000)
+ * to rank 0 as fast as the queues take them; rank 0 times, per repetition,
+ * from the barrier that starts it to the last message run. */
+static void run_incast(void)
+{
+    long n = o.iters_set ? o.iters : o.quick ? 2000 : 20000;
+    uint64_t total = (uint64_t)(g.size - 1) * (uint64_t)n;
+    double vals[1000];
+    uint32_t a[2] = {0, (uint32_t)g.p.me};
+    inc.next = calloc((size_t)g.size, sizeof *inc.next);
+    if (!inc.next) bench_die(1, "out of memory");
+    for (int r = -1; r < o.reps; r++) { /* -1: the warm-up */
+        long m = r < 0 ? n / 10 + 1 : n;
+        CHK(pshm_barrier(g.p.ctx));
+        uint64_t t0 = bench_ticks();
+        if (g.p.me != 0) {
+            for (long i = 0; i < m; i++, a[0]++) CHK(pshm_am_request_short(g.p.ctx, 0, H_INCAST, 0, 2, a));
+        } else {
+            g.exp_pongs += (uint64_t)(g.size - 1) * (uint64_t)m;
+            wait_count(&g.count, g.exp_pongs);
+            if (r >= 0) vals[r] = (double)(total) / ((double)(bench_ticks() - t0) * bench_tick_ns / 1e3);
+        }
+    }
+    CHK(pshm_barrier(g.p.ctx));
+    if (g.p.me == 0) {
+        if (inc.bad)
+            bench_die(1, "--incast: %llu of %llu messages came out of their sender's order or with "
+                      "another sender's rank", (unsigned long long)inc.bad, (unsigned long long)g.count);
+        for (int s = 1; s < g.size; s++)
+            if (inc.next[s] != (uint32_t)(n / 10 + 1 + (long)o.reps * n))
+                bench_die(1, "--incast: rank %d's messages: %u arrived, %ld sent", s, inc.next[s],
+                          n / 10 + 1 + (long)o.reps * n);
+        double worst = vals[0];
+        for (int r = 1; r < o.reps; r++) worst = worst < vals[r] ? worst : vals[r];
+        if (!o.csv && !o.json)
+            printf("# pshm-pingpong --incast: pshm %s; %d processes, %d sending Shorts of 2 "
+                   "arguments to rank 0; %d repetitions of %ld messages per sender; rate = messages "
+                   "rank 0 ran per second; worst = slowest repetition\n",
+                   pshm_version(), g.size, g.size - 1, o.reps, n);
+        bench_add_result(&(bench_row_t){.test = "incast", .unit = BENCH_MMSGPS, .size = BENCH_NO_SIZE,
+                                        .procs = g.size,
+                                        .median = bench_median_dbl(vals, (size_t)o.reps),
+                                        .worst = worst, .reps = o.reps, .iters = (long)total});
+    }
+    free(inc.next);
+}
+
 /* ------------------------------------------------------------ --startup */
 
 typedef struct startup_rec { uint64_t init_ns, attach_ns, cpu_ns; } startup_rec_t;
@@ -964,6 +1029,7 @@ static void report_startup(double finalize_us)
 int main(int argc, char **argv)
 {
     cli_init("pshm-pingpong");
+    if (argc > 1 && strcmp(argv[1], "--instr-shim") == 0) bench_instr_shim(argc, argv);
     bench_pair_bind(&g.p);
     g.cpu[0] = g.cpu[1] = -1;
     bench_parse_args(argc, argv, &o, &allowed_cpus);
@@ -977,9 +1043,12 @@ int main(int argc, char **argv)
     if (o.instructions) {
         if (!o.csv && !o.json)
             printf("# pshm-pingpong --instructions: pshm %s; valgrind --tool=callgrind, collection "
-                   "toggled on pshm_am_request_short and pshm_poll (the wait turn: pshm_wait_until), "
-                   "both processes counted, paced liveness checks left out\n", pshm_version());
-        if (bench_instr_run(argv[0]) != 0) return 1;
+                   "toggled on the public calls of each count (pshm_am_request_short and pshm_poll; "
+                   "the wait turn: pshm_wait_until; the barrier: pshm_barrier), the ranks doing the "
+                   "work counted (processes: the job's; the others sit idle in %s), "
+                   "paced liveness checks left out\n",
+                   pshm_version(), o.ireq.idle == BENCH_IDLE_POLL ? "pshm_poll" : "pshm_wait_until");
+        if (bench_instr_run(argv[0], &o.ireq) != 0) return 1;
         bench_print_machine(&(bench_header_t){{-1, -1}, 0, 1, 0, 0, ""});
         return 0;
     }
@@ -995,19 +1064,21 @@ int main(int argc, char **argv)
     g.p.ctx = ctx;
     g.p.me = pshm_rank(ctx);
     g.size = pshm_size(ctx);
-    int suite = !o.poll_idle && !o.startup && !o.instr_child;
+    int suite = !o.poll_idle && !o.startup && !o.instr_child && !o.incast;
     if (suite && g.size != 2) {
         if (g.p.me == 0)
             fprintf(stderr, "pshm-pingpong: needs exactly 2 processes, has %d: run it as "
-                            "'pshmrun -n 2 pshm-pingpong' (or use --limits-only, --poll-idle, --startup)\n",
+                            "'pshmrun -n 2 pshm-pingpong' (or use --limits-only, --poll-idle, --startup, "
+                            "--incast)\n",
                     g.size);
         CHK(pshm_finalize(ctx));
         return 2;
     }
-    if (o.instr_child && (g.size != 2 || pshm_is_local(ctx, 1 - g.p.me) != 1)) {
+    if ((o.instr_child || o.incast) && (g.size < 2 || pshm_node_size(ctx) != g.size)) {
         if (g.p.me == 0)
-            fprintf(stderr, "pshm-pingpong: --instr-child needs 2 processes that share memory, has %d\n",
-                    g.size);
+            fprintf(stderr, "pshm-pingpong: %s needs 2 processes or more that share memory, has %d "
+                    "(%d sharing it)\n", o.incast ? "--incast" : "--instr-child", g.size,
+                    pshm_node_size(ctx));
         CHK(pshm_finalize(ctx));
         return 2;
     }
@@ -1061,10 +1132,13 @@ int main(int argc, char **argv)
         pshm_seginfo_t sp;
         CHK(pshm_segment_info(ctx, g.peer, &sp));
         CHK(pshm_translate(ctx, g.peer, (char *)sp.owner_base + OFF_INSTR, &pf));
-        rc = bench_instr_child(ctx, o.instr_child, (_Atomic uint64_t *)((char *)mine.local_base + OFF_INSTR),
-                               pf);
+        _Atomic uint64_t *z = (_Atomic uint64_t *)((char *)seg0 + OFF_INSTR);
+        bench_instr_lines_t ln = {(_Atomic uint64_t *)((char *)mine.local_base + OFF_INSTR), pf,
+                                  z + 8, z + 16};
+        rc = bench_instr_child(ctx, o.instr_child, o.ireq.idle, &ln);
         if (rc != 0) pshm_abort(ctx, rc);
-    } else if (o.startup) run_startup(seg0, init_ns, attach_ns, cpu_ns, t_init);
+    } else if (o.incast) run_incast();
+    else if (o.startup) run_startup(seg0, init_ns, attach_ns, cpu_ns, t_init);
     else if (o.poll_idle) run_poll_idle(seg0);
     else {
         pshm_seginfo_t sp;

@@ -33,8 +33,9 @@ static void usage(void)
     printf(
 "Usage: pshmrun -n 2 pshm-pingpong [options]\n"
 "       pshm-pingpong --limits-only [options]\n"
-"       pshmrun -n P pshm-pingpong --poll-idle | --startup [options]\n"
-"       pshm-pingpong --instructions [--csv | --json]\n"
+"       pshmrun -n P pshm-pingpong --poll-idle | --startup | --incast [options]\n"
+"       pshm-pingpong --instructions [-p LIST] [--scenarios LIST] [--idle poll|wait]\n"
+"                     [--csv | --json]\n"
 "\n"
 "Latency, bandwidth and message rate between two processes through pshm, each\n"
 "next to the floor of the same operation done by hand between the same two\n"
@@ -61,10 +62,21 @@ static void usage(void)
 "  --startup        pshm_init, pshm_attach, first round trip and finalize times\n"
 "                   in ms, any -n (with --segsize); the first round trip beside\n"
 "                   the floor: the same storage reserved by bare system calls\n"
+"  --incast         P - 1 processes send Shorts of 2 arguments to rank 0:\n"
+"                   messages per second received, any -n from 2\n"
 "  --instructions   instruction counts of the library's calls (valgrind's\n"
 "                   callgrind): a Short round trip of 1000 queued requests, an\n"
 "                   idle pshm_poll, a ping-pong round trip, a turn of the wait\n"
 "                   loop; runs its own pshmrun jobs (run it without pshmrun)\n"
+"  -p, --procs LIST with --instructions: job sizes (default 2); above 2 ranks 0\n"
+"                   and 1 do the counted work, the others sit idle; without\n"
+"                   --scenarios the idle poll and the queued round trip (burst)\n"
+"  --scenarios LIST with --instructions: burst, burst-any, idle, pingpong, wait,\n"
+"                   pingpong-medium-prepare, pingpong-medium, pingpong-medium-any,\n"
+"                   incast (P - 1 senders to rank 0, per message), barrier (per\n"
+"                   pshm_barrier of a process that arrives last)\n"
+"  --idle MODE      what the ranks without a part do: wait (pshm_wait_until,\n"
+"                   the default) or poll (pshm_poll, yielding between calls)\n"
 "\n"
 "Sizes:\n"
 "  --sizes LIST     comma-separated sizes (4096, 64K, 1M) for every sweep\n"
@@ -162,6 +174,23 @@ static void add_test(const char *flag, const char *item)
                     flag, item);
 }
 
+static void add_procs(const char *flag, const char *item)
+{
+    if (o->ireq.nprocs == BENCH_INSTR_MAX_PROCS)
+        cli_usage_error("%s: at most %d job sizes", flag, BENCH_INSTR_MAX_PROCS);
+    o->ireq.procs[o->ireq.nprocs++] = (int)cli_u64(flag, item, 2, 4096);
+}
+
+static void add_scenario(const char *flag, const char *item)
+{
+    if (!bench_instr_known(item))
+        cli_usage_error("%s: unknown scenario '%s' (%s)", flag, item, bench_instr_list());
+    if (o->ireq.nnames == BENCH_INSTR_MAX_NAMES)
+        cli_usage_error("%s: at most %d scenarios", flag, BENCH_INSTR_MAX_NAMES);
+    char *name = strdup(item); /* item is parse_list's copy */
+    if (!name) cli_usage_error("out of memory");
+    o->ireq.names[o->ireq.nnames++] = name;
+}
 
 static void add_cpu(const char *flag, const char *item)
 {
@@ -184,8 +213,10 @@ void bench_parse_args(int argc, char **argv, bench_opts_t *opts, cpu_set_t *allo
                              *const f_seg[] = {"--segsize", NULL}, *const f_touch[] = {"--touch", NULL},
                              *const f_slots[] = {"--ring-slots", NULL},
                              *const f_ffloor[] = {"--flood-floor", NULL},
-                             *const f_ichild[] = {"--instr-child", NULL};
-    int tests_given = 0;
+                             *const f_ichild[] = {"--instr-child", NULL},
+                             *const f_procs[] = {"-p", "--procs", NULL},
+                             *const f_scen[] = {"--scenarios", NULL}, *const f_idle[] = {"--idle", NULL};
+    int tests_given = 0, idle_given = 0;
     const char *v;
 
     *opts = (bench_opts_t){.iters = 10000, .reps = 5, .window = 64, .pin = 1, .tests = T_ALL,
@@ -236,6 +267,15 @@ void bench_parse_args(int argc, char **argv, bench_opts_t *opts, cpu_set_t *allo
         } else if (cli_flag_value(argc, argv, &i, f_ichild, &v)) {
             if (!bench_instr_known(v)) cli_usage_error("--instr-child: unknown scenario '%s'", v);
             o->instr_child = v;
+        } else if (cli_flag_value(argc, argv, &i, f_procs, &v)) {
+            parse_list("--procs", v, add_procs);
+        } else if (cli_flag_value(argc, argv, &i, f_scen, &v)) {
+            parse_list("--scenarios", v, add_scenario);
+        } else if (cli_flag_value(argc, argv, &i, f_idle, &v)) {
+            if (strcmp(v, "wait") == 0) o->ireq.idle = BENCH_IDLE_WAIT;
+            else if (strcmp(v, "poll") == 0) o->ireq.idle = BENCH_IDLE_POLL;
+            else cli_usage_error("--idle wants wait or poll, not '%s'", v);
+            idle_given = 1;
         } else if (cli_flag_value(argc, argv, &i, f_touch, &v)) {
             if (strcmp(v, "before") == 0) o->touch = BENCH_TOUCH_BEFORE;
             else if (strcmp(v, "after") == 0) o->touch = BENCH_TOUCH_AFTER;
@@ -262,6 +302,8 @@ void bench_parse_args(int argc, char **argv, bench_opts_t *opts, cpu_set_t *allo
             o->csv = 1;
         } else if (strcmp(a, "--json") == 0) {
             o->json = 1;
+        } else if (strcmp(a, "--incast") == 0) {
+            o->incast = 1;
         } else if (strcmp(a, "--poll-idle") == 0) {
             o->poll_idle = 1;
         } else if (strcmp(a, "--startup") == 0) {
@@ -275,8 +317,22 @@ void bench_parse_args(int argc, char **argv, bench_opts_t *opts, cpu_set_t *allo
         }
     }
     if (o->csv && o->json) cli_usage_error("--csv and --json are exclusive");
-    if (o->poll_idle + o->startup + o->limits_only + o->instructions + (o->instr_child != NULL) > 1)
-        cli_usage_error("--poll-idle, --startup, --limits-only and --instructions are exclusive");
+    if (o->poll_idle + o->startup + o->limits_only + o->instructions + o->incast +
+            (o->instr_child != NULL) > 1)
+        cli_usage_error("--poll-idle, --startup, --incast, --limits-only and --instructions are "
+                        "exclusive");
+    if ((o->ireq.nprocs || o->ireq.nnames) && !o->instructions)
+        cli_usage_error("--procs and --scenarios go with --instructions (a timed run takes its "
+                        "processes from pshmrun -n)");
+    if (idle_given && !o->instructions && !o->instr_child)
+        cli_usage_error("--idle goes with --instructions");
+    for (int j = 0; j < o->ireq.nnames; j++)
+        for (int k = 0; k < (o->ireq.nprocs ? o->ireq.nprocs : 1); k++) {
+            int P = o->ireq.nprocs ? o->ireq.procs[k] : 2;
+            if (!bench_instr_scenario_ok(o->ireq.names[j], P))
+                cli_usage_error("--scenarios %s does not run with %d processes (the wait turn is "
+                                "counted at 2 only)", o->ireq.names[j], P);
+        }
     if (o->instructions && getenv("PSHM_RANK"))
         cli_usage_error("--instructions starts its own jobs under valgrind: run it without pshmrun");
     if (o->max_set && o->max_size < o->min_size)

@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tools/util/bench_instr.h"
+
 /* --tests bits */
 enum {
     T_SHORT = 1 << 0, T_MEDIUM = 1 << 1, T_LONG = 1 << 2, T_PUT = 1 << 3, T_GET = 1 << 4,
@@ -34,8 +36,9 @@ typedef struct bench_opts {
     uint64_t min_size, max_size;
     int max_set;
     int cpus[MAX_CPUS], ncpus, pin;
-    int quick, csv, json, poll_idle, startup, limits_only, instructions;
+    int quick, csv, json, poll_idle, startup, limits_only, instructions, incast;
     const char *instr_child; /* internal: one rank of a --instructions scenario */
+    bench_instr_req_t ireq;  /* --instructions: --scenarios, --procs, --idle */
     unsigned tests;
     const char *plot;
     uint64_t segsize;

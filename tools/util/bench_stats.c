@@ -96,7 +96,14 @@ static const char *title_of(const char *test)
                               "served, each replied to (request + dispatch + reply + receipt)"},
         {"instr-short-burst-any", "Instructions per Short round trip as instr-short-burst, the handlers "
                                   "registered for any argument count"},
-        {"instr-poll-idle", "Instructions per idle pshm_poll, P = 2"},
+        {"instr-poll-idle", "Instructions per idle pshm_poll (processes: the job's; the others "
+                            "idle)"},
+        {"instr-incast", "Instructions per Short of 2 args, P - 1 senders queueing 500 each to "
+                         "rank 0, then served (request + dispatch), every rank counted"},
+        {"instr-barrier", "Instructions per pshm_barrier of a process that arrives last (the "
+                          "others already in it): the barrier's own work, no wait"},
+        {"incast", "P - 1 processes sending Shorts of 2 args to rank 0: messages rank 0 runs per "
+                   "second; worst = slowest repetition"},
         {"instr-pingpong", "Instructions per ping-pong round trip of Shorts with 2 args, every poll "
                            "finding its message"},
         {"instr-wait-turn", "Instructions per turn of pshm_wait_until's loop with nothing arriving"},
@@ -133,11 +140,12 @@ static void print_row(const bench_result_t *r)
     if (strcmp(w->unit, BENCH_INSTR) == 0) { /* a count: no spread, no floor */
         if (strcmp(last, r->test) != 0) {
             snprintf(last, sizeof last, "%s", r->test);
-            printf("\n# %s: %s\n%10s %14s %12s\n", r->test, title_of(r->test),
-                   w->size == BENCH_NO_SIZE ? "processes" : "size", "instructions", "operations");
+            printf("\n# %s: %s\n%10s %10s %14s %12s\n", r->test, title_of(r->test), "size",
+                   "processes", "instructions", "operations");
         }
-        if (w->size == BENCH_NO_SIZE) printf("%10d ", w->procs);
+        if (w->size == BENCH_NO_SIZE) printf("%10s ", "-");
         else printf("%10llu ", (unsigned long long)w->size);
+        printf("%10d ", w->procs);
         printf("%14.1f %12ld\n", w->median, w->iters);
         fflush(stdout);
         return;
