@@ -1,14 +1,15 @@
 #!/bin/bash
 # t-gasnet-build - a GASNet client builds with GASNet's recipe: a makefile
 # that includes the build tree's smp-conduit/smp-seq.mak (and -par.mak) and
-# uses GASNET_CC, GASNET_CPPFLAGS, GASNET_CFLAGS, GASNET_LD, GASNET_LDFLAGS,
-# GASNET_LIBS; the program runs under GASNETRUN. gasnet.h compiles as C++
+# uses GASNET_CC, GASNET_CPPFLAGS (with _GNU_SOURCE, as GASNet's), GASNET_CFLAGS,
+# GASNET_LD, GASNET_LDFLAGS, GASNET_LIBS; the program runs under GASNETRUN. gasnet.h compiles as C++
 # and with -Wstrict-prototypes (GASNET_USE_STRICT_PROTOTYPES=1); a client
 # of one thread mode linked with the other mode's library fails the link;
 # gasnet_config.h has the release numbers as a configure script reads them.
 . "$(dirname "$0")/gasnet/driver.sh"
 cat >"$T/hello.c" <<'C'
 #include <gasnet.h>
+#include <sched.h>
 #include <stdio.h>
 static volatile int got;
 static void ping(gasnet_token_t t, gasnet_handlerarg_t a) { (void)t; got = a; }
@@ -21,6 +22,7 @@ int main(int argc, char **argv)
     gasnet_AMRequestShort1((gasnet_mynode() + 1) % gasnet_nodes(), h[0].index, 42);
     GASNET_BLOCKUNTIL(got == 42);
     printf("node %u of %u got %d\n", (unsigned)gasnet_mynode(), (unsigned)gasnet_nodes(), got);
+    (void)sched_getcpu(); /* declared only under _GNU_SOURCE, as GASNet's fragments define it */
     gasnet_barrier_notify(0, GASNET_BARRIERFLAG_ANONYMOUS);
     gasnet_barrier_wait(0, GASNET_BARRIERFLAG_ANONYMOUS);
     gasnet_exit(0);
@@ -33,7 +35,7 @@ include $B/gasnet/include/smp-conduit/smp-$m.mak
 hello: hello.o
 	\$(GASNET_LD) \$(GASNET_LDFLAGS) -o \$@ hello.o \$(GASNET_LIBS)
 hello.o: hello.c
-	\$(GASNET_CC) \$(GASNET_CPPFLAGS) \$(GASNET_CFLAGS) -c hello.c
+	\$(GASNET_CC) \$(GASNET_CPPFLAGS) \$(GASNET_CFLAGS) -Werror=implicit-function-declaration -c hello.c
 run: hello
 	\$(GASNETRUN) -n \$(N) ./hello
 M
@@ -48,7 +50,7 @@ M
     fi
 done
 # The other mode's library: the link names the mode.
-cc -DGASNET_SEQ -I"$B/gasnet/include" -c -o "$T/s.o" "$T/hello.c" &&
+cc -D_GNU_SOURCE -DGASNET_SEQ -I"$B/gasnet/include" -c -o "$T/s.o" "$T/hello.c" &&
     ! cc -o "$T/s" "$T/s.o" "$B/libgasnet-smp-par.a" -lpthread 2>"$T/err" &&
     grep -q gasnetc_init_seq "$T/err" && ok "a SEQ client and the PAR library fail the link on gasnetc_init_seq" ||
     bad "a SEQ client linked with the PAR library"
@@ -57,7 +59,7 @@ if command -v "${CXX%% *}" >/dev/null 2>&1; then
     $CXX -Wall -Wextra -Werror -DGASNET_PAR -I"$B/gasnet/include" -x c++ -c -o "$T/x.o" "$T/hello.c" 2>"$T/err" &&
         ok "gasnet.h compiles as C++" || { bad "gasnet.h as C++:"; sed 's/^/    /' "$T/err"; }
 fi
-cc -std=c99 -Wall -Wextra -Werror -Wstrict-prototypes -DGASNET_USE_STRICT_PROTOTYPES=1 -DGASNET_SEQ \
+cc -std=c99 -D_GNU_SOURCE -Wall -Wextra -Werror -Wstrict-prototypes -DGASNET_USE_STRICT_PROTOTYPES=1 -DGASNET_SEQ \
     -I"$B/gasnet/include" -c -o "$T/p.o" "$T/hello.c" 2>"$T/err" &&
     ok "gasnet.h with -Wstrict-prototypes and GASNET_USE_STRICT_PROTOTYPES=1" ||
     { bad "gasnet.h with -Wstrict-prototypes:"; sed 's/^/    /' "$T/err"; }
