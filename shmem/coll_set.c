@@ -350,13 +350,14 @@ static void sync_first(const char *call, int PE_start, int logPE_stride, int PE_
 
     shm_check_init(call);
     coll_set_init(&s, call, PE_start, logPE_stride, PE_size);
+    /* pSync is not written, but it must be what the specification says,
+     * over one supernode or several. */
+    shm_remote_range(call, pSync, SHMEM_BARRIER_SYNC_SIZE * sizeof(long), shm.me);
     sp = coll_span(call, &s);
     if (sp != NULL) {
         coll_sync_span(call, &s, sp, pSync);
         return;
     }
-    /* pSync is not written, but it must be what the specification says. */
-    shm_remote_range(call, pSync, SHMEM_BARRIER_SYNC_SIZE * sizeof(long), shm.me);
     if (!sync_is_cached(&s))
         sync_install(call, &s);
     sync_c.pSync = pSync;
