@@ -233,7 +233,25 @@ static int resolve_net(size_t *depth, size_t *memory)
     return rc < 0 ? rc : 0;
 }
 
-/* The AM region with its header page: the network's size, and the object's. */
+/* The AM region's parts for P processes, with its header page in total
+ * (the network's size, and the object's); errors prefixed with call. */
+static int net_parts(const char *call, unsigned nprocs, size_t depth, size_t memory,
+                     pshm_am_network_parts_t *parts)
+{
+    pshm_am_network_parts_t p = {0};
+    int rc = resolve_net(&depth, &memory);
+
+    if (rc == 0)
+        rc = amq_region_parts(nprocs, (uint32_t)depth, memory, &p.total, &p.queues, &p.pools);
+    if (rc < 0)
+        return pshm_err_prefix(rc, "%s", call);
+    p.total += SEG_HDR_SIZE;
+    p.other = p.total - p.queues - p.pools;
+    p.depth = depth, p.memory = memory;
+    *parts = p;
+    return 0;
+}
+
 int pshm_am_network_size(unsigned nprocs, size_t depth, size_t memory, uint64_t *bytes)
 {
     pshm_am_network_parts_t p;
@@ -241,33 +259,18 @@ int pshm_am_network_size(unsigned nprocs, size_t depth, size_t memory, uint64_t 
 
     if (bytes == NULL)
         return pshm_err(-EINVAL, "pshm_am_network_size: the result pointer is NULL");
-    rc = resolve_net(&depth, &memory);
+    rc = net_parts("pshm_am_network_size", nprocs, depth, memory, &p);
     if (rc == 0)
-        rc = amq_region_size(nprocs, (uint32_t)depth, memory, &p.total);
-    if (rc < 0)
-        return pshm_err_prefix(rc, "pshm_am_network_size");
-    *bytes = p.total + SEG_HDR_SIZE;
-    return 0;
+        *bytes = p.total;
+    return rc;
 }
 
 int pshm_am_network_parts(unsigned nprocs, size_t depth, size_t memory,
                           pshm_am_network_parts_t *parts)
 {
-    pshm_am_network_parts_t p = {0};
-    int rc;
-
     if (parts == NULL)
         return pshm_err(-EINVAL, "pshm_am_network_parts: the result pointer is NULL");
-    rc = resolve_net(&depth, &memory);
-    if (rc == 0)
-        rc = amq_region_parts(nprocs, (uint32_t)depth, memory, &p.total, &p.queues, &p.pools);
-    if (rc < 0)
-        return pshm_err_prefix(rc, "pshm_am_network_parts");
-    p.total += SEG_HDR_SIZE;
-    p.other = p.total - p.queues - p.pools;
-    p.depth = depth, p.memory = memory;
-    *parts = p;
-    return 0;
+    return net_parts("pshm_am_network_parts", nprocs, depth, memory, parts);
 }
 
 int pshm_am_memory(const pshm_ctx_t *ctx, uint64_t *bytes)
