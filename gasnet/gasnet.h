@@ -51,9 +51,6 @@ extern "C" {
 #define GASNET_PSHM 1
 #define GASNET_SEGMENT_FAST 1
 #define GASNET_ALIGNED_SEGMENTS 0
-#ifndef GASNET_USE_STRICT_PROTOTYPES
-#define GASNET_USE_STRICT_PROTOTYPES 0 /* 1: handlers are registered as void * */
-#endif
 #if !defined(GASNET_DEBUG) && !defined(GASNET_NDEBUG)
 #define GASNET_NDEBUG 1
 #endif
@@ -84,6 +81,12 @@ typedef struct gasnetc_handle *gasnet_handle_t;
 /* A value get completes at once: the handle is the value. */
 typedef gasnet_register_value_t gasnet_valget_handle_t;
 
+/* One region of a vector put or get (gasnet_vis.h). */
+typedef struct {
+    void *addr;
+    size_t len;
+} gasnet_memvec_t;
+
 typedef struct gasnet_seginfo {
     void *addr;
     uintptr_t size;
@@ -96,8 +99,10 @@ typedef struct gasnet_nodeinfo {
 } gasnet_nodeinfo_t;
 
 /* A handler: Short ones take (token, args...), Medium and Long ones
- * (token, buf, nbytes, args...); registered cast to this type. */
-#if GASNET_USE_STRICT_PROTOTYPES
+ * (token, buf, nbytes, args...); registered cast to this type: void * when
+ * the client defines GASNET_USE_STRICT_PROTOTYPES (left undefined by
+ * default, as GASNet leaves it: its clients test it with #ifdef). */
+#ifdef GASNET_USE_STRICT_PROTOTYPES
 typedef void *gasnetc_handler_fn_t;
 #else
 typedef void (*gasnetc_handler_fn_t)();

@@ -59,6 +59,23 @@ if command -v "${CXX%% *}" >/dev/null 2>&1; then
     $CXX -Wall -Wextra -Werror -DGASNET_PAR -I"$B/gasnet/include" -x c++ -c -o "$T/x.o" "$T/hello.c" 2>"$T/err" &&
         ok "gasnet.h compiles as C++" || { bad "gasnet.h as C++:"; sed 's/^/    /' "$T/err"; }
 fi
+# GASNet's test programs pick their handler type with #ifdef
+# GASNET_USE_STRICT_PROTOTYPES: undefined unless the client defines it.
+cat >"$T/fn.c" <<'C'
+#include <gasnet.h>
+#ifdef GASNET_USE_STRICT_PROTOTYPES
+typedef void *handler_fn_t;
+#else
+typedef void (*handler_fn_t)();
+#endif
+static void ping(gasnet_token_t t, gasnet_handlerarg_t a) { (void)t; (void)a; }
+gasnet_handlerentry_t h[] = {{0, (handler_fn_t)ping}};
+C
+if command -v "${CXX%% *}" >/dev/null 2>&1; then
+    $CXX -Wall -Werror -DGASNET_SEQ -I"$B/gasnet/include" -x c++ -c -o "$T/fn.o" "$T/fn.c" 2>"$T/err" &&
+        ok "a handler table typed by #ifdef GASNET_USE_STRICT_PROTOTYPES builds as C++" ||
+        { bad "a handler table typed by #ifdef GASNET_USE_STRICT_PROTOTYPES, as C++:"; sed 's/^/    /' "$T/err"; }
+fi
 cc -std=c99 -D_GNU_SOURCE -Wall -Wextra -Werror -Wstrict-prototypes -DGASNET_USE_STRICT_PROTOTYPES=1 -DGASNET_SEQ \
     -I"$B/gasnet/include" -c -o "$T/p.o" "$T/hello.c" 2>"$T/err" &&
     ok "gasnet.h with -Wstrict-prototypes and GASNET_USE_STRICT_PROTOTYPES=1" ||
