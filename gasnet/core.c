@@ -27,6 +27,8 @@
 #include <time.h>
 #include <unistd.h>
 
+gasnetc_segmap_t *gasnetc_segmap;
+gasnet_node_t gasnetc_segmap_n;
 gsn_state_t gsn;
 _Thread_local int gsn_in_handler;
 
@@ -476,6 +478,9 @@ int gasnet_attach(gasnet_handlerentry_t *table, int numentries, uintptr_t segsiz
         gsn.seg[r].size = si.size < segsize ? si.size : segsize;
     }
     gsn.attached = 1;
+    /* From now on the header's inline calls translate by themselves. */
+    gasnetc_segmap = gsn.seg;
+    gasnetc_segmap_n = (gasnet_node_t)gsn.n;
     return GASNET_OK;
 }
 

@@ -298,6 +298,144 @@ extern int gasnet_try_syncnbi_all(void);
 extern void gasnet_wait_syncnbi_gets(void);
 extern void gasnet_wait_syncnbi_puts(void);
 extern void gasnet_wait_syncnbi_all(void);
+
+/*
+ * The calls above, inline (as GASNet's own header makes them): a copy
+ * between this process and the mapped segment after an O(1) translation,
+ * which the compiler turns into a few moves for a small constant size. The
+ * names are function-like macros, so &gasnet_put and (gasnet_put)(...)
+ * still reach the library's functions. gasnetc_segmap holds every node's
+ * segment as mapped here once gasnet_attach has returned, and no node
+ * before (gasnetc_segmap_n 0), so that an early call, a bad node or an
+ * address outside the segment goes to gasnetc_ptr, which ends the job
+ * naming the call.
+ */
+typedef struct gasnetc_segmap {
+    uintptr_t owner; /* the segment's address in its owner */
+    char *local;     /* where it is mapped here */
+    uintptr_t size;
+} gasnetc_segmap_t;
+extern gasnetc_segmap_t *gasnetc_segmap;
+extern gasnet_node_t gasnetc_segmap_n;
+
+static inline void *gasnetc_xlate(const char *call, gasnet_node_t node, const void *addr,
+                                  size_t nbytes)
+{
+    if (node < gasnetc_segmap_n) {
+        const gasnetc_segmap_t *s = &gasnetc_segmap[node];
+        uintptr_t off = (uintptr_t)addr - s->owner;
+        if (off <= s->size && nbytes <= s->size - off)
+            return s->local + off;
+    }
+    return gasnetc_ptr(node, addr, nbytes, call);
+}
+
+static inline void gasnetc_put_inl(const char *call, gasnet_node_t node, void *dest,
+                                   const void *src, size_t nbytes)
+{
+    if (nbytes)
+        memcpy(gasnetc_xlate(call, node, dest, nbytes), src, nbytes);
+}
+
+static inline void gasnetc_get_inl(const char *call, void *dest, gasnet_node_t node,
+                                   const void *src, size_t nbytes)
+{
+    if (nbytes)
+        memcpy(dest, gasnetc_xlate(call, node, src, nbytes), nbytes);
+}
+
+static inline void gasnetc_memset_inl(const char *call, gasnet_node_t node, void *dest, int val,
+                                      size_t nbytes)
+{
+    if (nbytes)
+        memset(gasnetc_xlate(call, node, dest, nbytes), val, nbytes);
+}
+
+/* A value of 1, 2, 4 or 8 bytes; any other size goes to fn, whose
+ * function says what is wrong. */
+static inline void gasnetc_put_val_inl(const char *call, gasnet_node_t node, void *dest,
+                                       gasnet_register_value_t v, size_t nbytes,
+                                       void (*fn)(gasnet_node_t, void *, gasnet_register_value_t,
+                                                  size_t))
+{
+    void *p;
+    uint8_t b;
+    uint16_t h;
+    uint32_t w;
+
+    switch (nbytes) {
+    case 1: b = (uint8_t)v; p = &b; break;
+    case 2: h = (uint16_t)v; p = &h; break;
+    case 4: w = (uint32_t)v; p = &w; break;
+    case 8: p = &v; break;
+    default: fn(node, dest, v, nbytes); return;
+    }
+    memcpy(gasnetc_xlate(call, node, dest, nbytes), p, nbytes);
+}
+
+static inline gasnet_register_value_t gasnetc_get_val_inl(const char *call, gasnet_node_t node,
+                                                          void *src, size_t nbytes)
+{
+    const void *p;
+    uint8_t b;
+    uint16_t h;
+    uint32_t w;
+    uint64_t d;
+
+    switch (nbytes) {
+    case 1: p = gasnetc_xlate(call, node, src, 1); memcpy(&b, p, 1); return b;
+    case 2: p = gasnetc_xlate(call, node, src, 2); memcpy(&h, p, 2); return h;
+    case 4: p = gasnetc_xlate(call, node, src, 4); memcpy(&w, p, 4); return w;
+    case 8: p = gasnetc_xlate(call, node, src, 8); memcpy(&d, p, 8); return d;
+    default: return (gasnet_get_val)(node, src, nbytes);
+    }
+}
+
+#define gasnet_put(node, dest, src, n) gasnetc_put_inl("gasnet_put", node, dest, src, n)
+#define gasnet_put_bulk(node, dest, src, n) gasnetc_put_inl("gasnet_put_bulk", node, dest, src, n)
+#define gasnet_get(dest, node, src, n) gasnetc_get_inl("gasnet_get", dest, node, src, n)
+#define gasnet_get_bulk(dest, node, src, n) gasnetc_get_inl("gasnet_get_bulk", dest, node, src, n)
+#define gasnet_memset(node, dest, val, n) gasnetc_memset_inl("gasnet_memset", node, dest, val, n)
+#define gasnet_put_val(node, dest, v, n) \
+    gasnetc_put_val_inl("gasnet_put_val", node, dest, v, n, (gasnet_put_val))
+#define gasnet_get_val(node, src, n) gasnetc_get_val_inl("gasnet_get_val", node, src, n)
+
+#define gasnet_put_nb(node, dest, src, n) \
+    (gasnetc_put_inl("gasnet_put_nb", node, dest, src, n), GASNET_INVALID_HANDLE)
+#define gasnet_put_nb_bulk(node, dest, src, n) \
+    (gasnetc_put_inl("gasnet_put_nb_bulk", node, dest, src, n), GASNET_INVALID_HANDLE)
+#define gasnet_get_nb(dest, node, src, n) \
+    (gasnetc_get_inl("gasnet_get_nb", dest, node, src, n), GASNET_INVALID_HANDLE)
+#define gasnet_get_nb_bulk(dest, node, src, n) \
+    (gasnetc_get_inl("gasnet_get_nb_bulk", dest, node, src, n), GASNET_INVALID_HANDLE)
+#define gasnet_memset_nb(node, dest, val, n) \
+    (gasnetc_memset_inl("gasnet_memset_nb", node, dest, val, n), GASNET_INVALID_HANDLE)
+#define gasnet_put_nb_val(node, dest, v, n) \
+    (gasnetc_put_val_inl("gasnet_put_nb_val", node, dest, v, n, (gasnet_put_val)), \
+     GASNET_INVALID_HANDLE)
+#define gasnet_get_nb_val(node, src, n) gasnetc_get_val_inl("gasnet_get_nb_val", node, src, n)
+#define gasnet_wait_syncnb_valget(h) ((gasnet_register_value_t)(h))
+
+#define gasnet_put_nbi(node, dest, src, n) gasnetc_put_inl("gasnet_put_nbi", node, dest, src, n)
+#define gasnet_put_nbi_bulk(node, dest, src, n) \
+    gasnetc_put_inl("gasnet_put_nbi_bulk", node, dest, src, n)
+#define gasnet_get_nbi(dest, node, src, n) gasnetc_get_inl("gasnet_get_nbi", dest, node, src, n)
+#define gasnet_get_nbi_bulk(dest, node, src, n) \
+    gasnetc_get_inl("gasnet_get_nbi_bulk", dest, node, src, n)
+#define gasnet_put_nbi_val(node, dest, v, n) \
+    gasnetc_put_val_inl("gasnet_put_nbi_val", node, dest, v, n, (gasnet_put_nbi_val))
+#define gasnet_memset_nbi(node, dest, val, n) \
+    gasnetc_memset_inl("gasnet_memset_nbi", node, dest, val, n)
+
+/* Every handle is done: a sync of one handle is nothing. */
+#define gasnet_try_syncnb(h) ((void)(h), GASNET_OK)
+#define gasnet_wait_syncnb(h) ((void)(h))
+#define gasnet_try_syncnbi_gets() GASNET_OK
+#define gasnet_try_syncnbi_puts() GASNET_OK
+#define gasnet_try_syncnbi_all() GASNET_OK
+#define gasnet_wait_syncnbi_gets() ((void)0)
+#define gasnet_wait_syncnbi_puts() ((void)0)
+#define gasnet_wait_syncnbi_all() ((void)0)
 extern void gasnet_begin_nbi_accessregion(void);
 extern gasnet_handle_t gasnet_end_nbi_accessregion(void);
 

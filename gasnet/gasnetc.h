@@ -15,12 +15,9 @@
 enum { GSN_H_EXIT = 1, GSN_H_BAR_ARRIVE = 2, GSN_H_BAR_DONE = 3, GSN_H_BCAST = 4 };
 #define GSN_CLIENT_MIN 128
 
-/* Where a rank's segment is: its owner's address and ours. */
-typedef struct gsn_seg {
-    uintptr_t owner;
-    char *local;
-    uintptr_t size;
-} gsn_seg_t;
+/* Where a rank's segment is: its owner's address and ours (gasnet.h's
+ * type, as its inline translation reads the table). */
+typedef gasnetc_segmap_t gsn_seg_t;
 
 typedef struct gsn_state {
     pshm_ctx_t *ctx;

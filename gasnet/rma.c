@@ -4,7 +4,9 @@
  * Every node's segment is mapped here (pshm's cross-mapping), so each
  * operation is a copy through gsn.seg's translation and completes before
  * its call returns: non-blocking calls return GASNET_INVALID_HANDLE (done)
- * and every sync call finds nothing pending. Others see the bytes after a
+ * and every sync call finds nothing pending. gasnet.h has the same calls
+ * inline, which is what clients compile; these are the functions behind
+ * their names (&gasnet_put, (gasnet_put)(...)). Others see the bytes after a
  * synchronization (a barrier, an AM: pshm's queues order them).
  */
 #include "gasnetc.h"
@@ -27,25 +29,25 @@ void *gasnetc_ptr(gasnet_node_t node, const void *addr, size_t nbytes, const cha
     return s->local + off;
 }
 
-void gasnet_put(gasnet_node_t node, void *dest, void *src, size_t nbytes)
+void (gasnet_put)(gasnet_node_t node, void *dest, void *src, size_t nbytes)
 {
     if (nbytes)
-        memcpy(gasnetc_ptr(node, dest, nbytes, "gasnet_put"), src, nbytes);
+        memcpy(gasnetc_xlate("gasnet_put", node, dest, nbytes), src, nbytes);
 }
-void gasnet_put_bulk(gasnet_node_t node, void *dest, void *src, size_t nbytes)
+void (gasnet_put_bulk)(gasnet_node_t node, void *dest, void *src, size_t nbytes)
 {
     if (nbytes)
-        memcpy(gasnetc_ptr(node, dest, nbytes, "gasnet_put_bulk"), src, nbytes);
+        memcpy(gasnetc_xlate("gasnet_put_bulk", node, dest, nbytes), src, nbytes);
 }
-void gasnet_get(void *dest, gasnet_node_t node, void *src, size_t nbytes)
+void (gasnet_get)(void *dest, gasnet_node_t node, void *src, size_t nbytes)
 {
     if (nbytes)
-        memcpy(dest, gasnetc_ptr(node, src, nbytes, "gasnet_get"), nbytes);
+        memcpy(dest, gasnetc_xlate("gasnet_get", node, src, nbytes), nbytes);
 }
-void gasnet_get_bulk(void *dest, gasnet_node_t node, void *src, size_t nbytes)
+void (gasnet_get_bulk)(void *dest, gasnet_node_t node, void *src, size_t nbytes)
 {
     if (nbytes)
-        memcpy(dest, gasnetc_ptr(node, src, nbytes, "gasnet_get_bulk"), nbytes);
+        memcpy(dest, gasnetc_xlate("gasnet_get_bulk", node, src, nbytes), nbytes);
 }
 
 static void check_val_size(const char *call, size_t nbytes)
@@ -76,95 +78,95 @@ static gasnet_register_value_t load_val(const void *p, size_t nbytes)
     }
 }
 
-void gasnet_put_val(gasnet_node_t node, void *dest, gasnet_register_value_t value, size_t nbytes)
+void (gasnet_put_val)(gasnet_node_t node, void *dest, gasnet_register_value_t value, size_t nbytes)
 {
     check_val_size("gasnet_put_val", nbytes);
-    store_val(gasnetc_ptr(node, dest, nbytes, "gasnet_put_val"), value, nbytes);
+    store_val(gasnetc_xlate("gasnet_put_val", node, dest, nbytes), value, nbytes);
 }
 
-gasnet_register_value_t gasnet_get_val(gasnet_node_t node, void *src, size_t nbytes)
+gasnet_register_value_t (gasnet_get_val)(gasnet_node_t node, void *src, size_t nbytes)
 {
     check_val_size("gasnet_get_val", nbytes);
-    return load_val(gasnetc_ptr(node, src, nbytes, "gasnet_get_val"), nbytes);
+    return load_val(gasnetc_xlate("gasnet_get_val", node, src, nbytes), nbytes);
 }
 
-void gasnet_memset(gasnet_node_t node, void *dest, int val, size_t nbytes)
+void (gasnet_memset)(gasnet_node_t node, void *dest, int val, size_t nbytes)
 {
     if (nbytes)
-        memset(gasnetc_ptr(node, dest, nbytes, "gasnet_memset"), val, nbytes);
+        memset(gasnetc_xlate("gasnet_memset", node, dest, nbytes), val, nbytes);
 }
 
-gasnet_handle_t gasnet_put_nb(gasnet_node_t node, void *dest, void *src, size_t nbytes)
+gasnet_handle_t (gasnet_put_nb)(gasnet_node_t node, void *dest, void *src, size_t nbytes)
 {
     gasnet_put(node, dest, src, nbytes);
     return GASNET_INVALID_HANDLE;
 }
-gasnet_handle_t gasnet_put_nb_bulk(gasnet_node_t node, void *dest, void *src, size_t nbytes)
+gasnet_handle_t (gasnet_put_nb_bulk)(gasnet_node_t node, void *dest, void *src, size_t nbytes)
 {
     gasnet_put_bulk(node, dest, src, nbytes);
     return GASNET_INVALID_HANDLE;
 }
-gasnet_handle_t gasnet_get_nb(void *dest, gasnet_node_t node, void *src, size_t nbytes)
+gasnet_handle_t (gasnet_get_nb)(void *dest, gasnet_node_t node, void *src, size_t nbytes)
 {
     gasnet_get(dest, node, src, nbytes);
     return GASNET_INVALID_HANDLE;
 }
-gasnet_handle_t gasnet_get_nb_bulk(void *dest, gasnet_node_t node, void *src, size_t nbytes)
+gasnet_handle_t (gasnet_get_nb_bulk)(void *dest, gasnet_node_t node, void *src, size_t nbytes)
 {
     gasnet_get_bulk(dest, node, src, nbytes);
     return GASNET_INVALID_HANDLE;
 }
-gasnet_handle_t gasnet_put_nb_val(gasnet_node_t node, void *dest, gasnet_register_value_t value,
+gasnet_handle_t (gasnet_put_nb_val)(gasnet_node_t node, void *dest, gasnet_register_value_t value,
                                   size_t nbytes)
 {
     gasnet_put_val(node, dest, value, nbytes);
     return GASNET_INVALID_HANDLE;
 }
-gasnet_handle_t gasnet_memset_nb(gasnet_node_t node, void *dest, int val, size_t nbytes)
+gasnet_handle_t (gasnet_memset_nb)(gasnet_node_t node, void *dest, int val, size_t nbytes)
 {
     gasnet_memset(node, dest, val, nbytes);
     return GASNET_INVALID_HANDLE;
 }
-gasnet_valget_handle_t gasnet_get_nb_val(gasnet_node_t node, void *src, size_t nbytes)
+gasnet_valget_handle_t (gasnet_get_nb_val)(gasnet_node_t node, void *src, size_t nbytes)
 {
     return gasnet_get_val(node, src, nbytes);
 }
-gasnet_register_value_t gasnet_wait_syncnb_valget(gasnet_valget_handle_t handle) { return handle; }
+gasnet_register_value_t (gasnet_wait_syncnb_valget)(gasnet_valget_handle_t handle) { return handle; }
 
-void gasnet_put_nbi(gasnet_node_t node, void *dest, void *src, size_t nbytes)
+void (gasnet_put_nbi)(gasnet_node_t node, void *dest, void *src, size_t nbytes)
 {
     gasnet_put(node, dest, src, nbytes);
 }
-void gasnet_put_nbi_bulk(gasnet_node_t node, void *dest, void *src, size_t nbytes)
+void (gasnet_put_nbi_bulk)(gasnet_node_t node, void *dest, void *src, size_t nbytes)
 {
     gasnet_put_bulk(node, dest, src, nbytes);
 }
-void gasnet_get_nbi(void *dest, gasnet_node_t node, void *src, size_t nbytes)
+void (gasnet_get_nbi)(void *dest, gasnet_node_t node, void *src, size_t nbytes)
 {
     gasnet_get(dest, node, src, nbytes);
 }
-void gasnet_get_nbi_bulk(void *dest, gasnet_node_t node, void *src, size_t nbytes)
+void (gasnet_get_nbi_bulk)(void *dest, gasnet_node_t node, void *src, size_t nbytes)
 {
     gasnet_get_bulk(dest, node, src, nbytes);
 }
-void gasnet_put_nbi_val(gasnet_node_t node, void *dest, gasnet_register_value_t value,
+void (gasnet_put_nbi_val)(gasnet_node_t node, void *dest, gasnet_register_value_t value,
                         size_t nbytes)
 {
     gasnet_put_val(node, dest, value, nbytes);
 }
-void gasnet_memset_nbi(gasnet_node_t node, void *dest, int val, size_t nbytes)
+void (gasnet_memset_nbi)(gasnet_node_t node, void *dest, int val, size_t nbytes)
 {
     gasnet_memset(node, dest, val, nbytes);
 }
 
 /* Every handle is done: the sync calls complete at once, and those given
  * an array mark every entry done, as GASNet's do. */
-int gasnet_try_syncnb(gasnet_handle_t handle)
+int (gasnet_try_syncnb)(gasnet_handle_t handle)
 {
     (void)handle;
     return GASNET_OK;
 }
-void gasnet_wait_syncnb(gasnet_handle_t handle) { (void)handle; }
+void (gasnet_wait_syncnb)(gasnet_handle_t handle) { (void)handle; }
 
 static void all_done(gasnet_handle_t *phandle, size_t numhandles)
 {
@@ -189,12 +191,12 @@ void gasnet_wait_syncnb_all(gasnet_handle_t *phandle, size_t numhandles)
 {
     all_done(phandle, numhandles);
 }
-int gasnet_try_syncnbi_gets(void) { return GASNET_OK; }
-int gasnet_try_syncnbi_puts(void) { return GASNET_OK; }
-int gasnet_try_syncnbi_all(void) { return GASNET_OK; }
-void gasnet_wait_syncnbi_gets(void) {}
-void gasnet_wait_syncnbi_puts(void) {}
-void gasnet_wait_syncnbi_all(void) {}
+int (gasnet_try_syncnbi_gets)(void) { return GASNET_OK; }
+int (gasnet_try_syncnbi_puts)(void) { return GASNET_OK; }
+int (gasnet_try_syncnbi_all)(void) { return GASNET_OK; }
+void (gasnet_wait_syncnbi_gets)(void) {}
+void (gasnet_wait_syncnbi_puts)(void) {}
+void (gasnet_wait_syncnbi_all)(void) {}
 
 /* An access region collects the implicit operations it spans: all done. */
 static _Thread_local int in_region;

@@ -12,6 +12,8 @@ gjob 0 1 "$P" refuse-twice && has err "handler index 140 is given twice"
 gjob 0 1 "$P" refuse-big && has err "is more than gasnet_getMaxLocalSegmentSize()"
 gjob 1 1 "$P" bad-put && has err "gasnet_put (node 0 of 1): [0x"
 has err "is not in node 0's segment"
+gjob 1 1 "$P" bad-node && has err "gasnet_get_val (node 0 of 1): node 1 is not in the job (nodes 0..0)"
+gjob 1 1 "$P" early-get && has err "gasnet_get (node 0 of 1): called before gasnet_attach: attach first"
 
 # No launcher: GASNET_PSHM_NODES=N starts N nodes under pshmrun.
 for n in $NODES; do

@@ -5,7 +5,7 @@
  * and attach's refusals (a segment size off the page size, a client index
  * below 128, an index given twice, a segment over the largest).
  * and a put outside a segment, which ends the job with the call's name.
- *   init.c [refuse-page|refuse-index|refuse-twice|refuse-big|bad-put]
+ *   init.c [refuse-page|refuse-index|refuse-twice|refuse-big|bad-put|bad-node|early-get]
  */
 #include "gtest.h"
 
@@ -43,10 +43,16 @@ int main(int argc, char **argv)
         rc = gasnet_attach(tab, 2, 0, 0);
     } else if (!strcmp(mode, "refuse-big")) {
         rc = gasnet_attach(NULL, 0, lmax + GASNET_PAGESIZE, 0);
+    } else if (!strcmp(mode, "early-get")) {
+        /* the header's inline get, before there is a segment table */
+        char b[8];
+        gasnet_get(b, 0, b, sizeof b);
+        fprintf(stderr, "FAIL: a get before gasnet_attach returned\n");
+        return 1;
     } else {
         rc = GASNET_OK;
     }
-    if (mode[0] && strcmp(mode, "bad-put") != 0) {
+    if (mode[0] && strcmp(mode, "bad-put") != 0 && strcmp(mode, "bad-node") != 0) {
         /* each refusal is GASNET_ERR_BAD_ARG, said on stderr (the driver
          * checks the words) */
         printf("attach: %s\n", gasnet_ErrorName(rc));
@@ -67,6 +73,11 @@ int main(int argc, char **argv)
         char b[8] = {0};
         gasnet_put((me + 1) % n, (char *)si[(me + 1) % n].addr + seg - 4, b, sizeof b);
         fprintf(stderr, "FAIL: a put past the segment's end returned\n");
+        return 1;
+    }
+    if (!strcmp(mode, "bad-node")) {
+        GT_CHECK(gasnet_get_val(n, si[me].addr, 8) == 0, "unreachable");
+        fprintf(stderr, "FAIL: a get from node %u of %u returned\n", n, n);
         return 1;
     }
     /* the segment is mine: written and read back */

@@ -8,6 +8,43 @@
  */
 #include "gtest.h"
 
+/* rma_fn.c builds this file with GT_RMA_FN: every call then reaches the
+ * library's function, not gasnet.h's inline form of it. */
+#ifdef GT_RMA_FN
+#undef gasnet_put
+#undef gasnet_put_bulk
+#undef gasnet_get
+#undef gasnet_get_bulk
+#undef gasnet_memset
+#undef gasnet_put_val
+#undef gasnet_get_val
+#undef gasnet_put_nb
+#undef gasnet_put_nb_bulk
+#undef gasnet_get_nb
+#undef gasnet_get_nb_bulk
+#undef gasnet_memset_nb
+#undef gasnet_put_nb_val
+#undef gasnet_get_nb_val
+#undef gasnet_wait_syncnb_valget
+#undef gasnet_put_nbi
+#undef gasnet_put_nbi_bulk
+#undef gasnet_get_nbi
+#undef gasnet_get_nbi_bulk
+#undef gasnet_put_nbi_val
+#undef gasnet_memset_nbi
+#undef gasnet_try_syncnb
+#undef gasnet_wait_syncnb
+#undef gasnet_try_syncnbi_gets
+#undef gasnet_try_syncnbi_puts
+#undef gasnet_try_syncnbi_all
+#undef gasnet_wait_syncnbi_gets
+#undef gasnet_wait_syncnbi_puts
+#undef gasnet_wait_syncnbi_all
+#define GT_NAME "rma_fn"
+#else
+#define GT_NAME "rma"
+#endif
+
 #define AREA 8192u        /* bytes of each form's area */
 #define NFORMS 9
 
@@ -144,6 +181,6 @@ int main(int argc, char **argv)
                 break;
             }
     }
-    gt_end("rma");
+    gt_end(GT_NAME);
     return 0;
 }
