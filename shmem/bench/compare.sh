@@ -1,7 +1,8 @@
 #!/bin/sh
-# compare.sh: shmem-bench.c built with this library's oshcc and with Open MPI's,
-# run alternately in one sitting, one table of medians with the ratio per row
-# and the performance targets of the OpenSHMEM layer marked met or not met.
+# compare.sh: shmem-bench.c built with this library's oshcc and with Open MPI's
+# (and SOS's, given SOS_OSHCC and SOS_OSHRUN), run alternately in one sitting,
+# one table of medians with the ratio per row and the performance targets of
+# the OpenSHMEM layer marked met or not met.
 #
 #   shmem/bench/compare.sh [--runs N] [--quick] [--ours-only] [--hog N] [-- BENCH-ARGS]
 #
@@ -18,10 +19,25 @@
 # Open MPI reaches static variables by emulation through its progress engine;
 # the benchmark's target PE waits in shmem_barrier_all, which makes progress.
 #
+# Sandia OpenSHMEM (SOS), a third column when SOS_OSHCC and SOS_OSHRUN name
+# its oshcc and oshrun (both, or neither: then nothing changes). Found by
+# trying SOS 1.5 over Debian 12's libfabric 1.17, started by Open MPI's
+# mpirun through PMIx (configure --with-ofi --with-pmix
+# --with-oshrun-launcher=mpirun):
+#   - of the OFI providers only sockets offers what SOS asks (RMA, atomics,
+#     scalable memory registration):
+#     FI_PROVIDER=sockets unless the caller sets FI_PROVIDER; with shm or tcp
+#     it stops in shmem_init ("did not find any valid fabric services");
+#   - SOS_RUN_ARGS, the launcher's options before -n (default, for mpirun:
+#     --allow-run-as-root --oversubscribe --bind-to none);
+#   - its shmem.h marks the 1.4 active-set collectives deprecated: built
+#     with -Wno-deprecated-declarations, as those rows call them on purpose.
+#
 # Environment: OURS_OSHCC, OURS_OSHRUN (default: shmem/oshcc and shmem/oshrun
 # of the build tree, $PSHM_BUILD or the tree holding this script), OMPI_OSHCC,
 # OMPI_OSHRUN (default: oshcc.openmpi / oshrun.openmpi, else oshcc / oshrun
-# from PATH when they are Open MPI's), SHMEM_SYMMETRIC_SIZE (default 64M).
+# from PATH when they are Open MPI's), SOS_OSHCC, SOS_OSHRUN, SOS_RUN_ARGS
+# (no default: SOS only when both are set), SHMEM_SYMMETRIC_SIZE (default 64M).
 set -eu
 
 runs=3
@@ -29,10 +45,10 @@ quick=0
 ours_only=0
 hogs=0
 usage() {
-    sed -n 's/^# \{0,1\}//; 2,6p' "$0"
-    echo "  --runs N     alternating rounds of both implementations (1..50, default 3)"
+    sed -n 's/^# \{0,1\}//; 2,7p' "$0"
+    echo "  --runs N     alternating rounds of the implementations (1..50, default 3)"
     echo "  --quick      smaller sizes and fewer batches (a smoke run)"
-    echo "  --ours-only  do not look for Open MPI"
+    echo "  --ours-only  do not look for Open MPI (SOS still runs when SOS_OSHCC is set)"
     echo "  --hog N      run N busy-looping processes beside the benchmark (1..64):"
     echo "               a node shared with other programs; rows pingpong, barrier,"
     echo "               sbarrier unless BENCH-ARGS has --only; batches of 1000 calls,"
@@ -100,6 +116,26 @@ if [ "$ours_only" = 0 ] && { [ -z "$ompi_cc" ] || [ -z "$ompi_run" ]; }; then
     ours_only=1
 fi
 
+# Sandia OpenSHMEM: only what the caller names.
+sos_cc=${SOS_OSHCC:-}
+sos_run=${SOS_OSHRUN:-}
+with_sos=0
+if [ -n "$sos_cc" ] || [ -n "$sos_run" ]; then
+    if [ -z "$sos_cc" ] || [ -z "$sos_run" ]; then
+        echo "compare.sh: SOS_OSHCC and SOS_OSHRUN go together: set both (SOS's" >&2
+        echo "oshcc and oshrun, e.g. PREFIX/bin/oshcc and PREFIX/bin/oshrun) or neither." >&2
+        exit 2
+    fi
+    for f in "$sos_cc" "$sos_run"; do
+        if [ ! -x "$f" ]; then
+            echo "compare.sh: SOS_OSHCC/SOS_OSHRUN: $f is not an executable file" >&2
+            exit 2
+        fi
+    done
+    with_sos=1
+fi
+sos_run_args=${SOS_RUN_ARGS:---allow-run-as-root --oversubscribe --bind-to none}
+
 work=$(mktemp -d "${TMPDIR:-/tmp}/shmem-compare.XXXXXX")
 hog_pids=""
 # The hogs are this script's children, ended by their ids.
@@ -113,6 +149,7 @@ trap 'exit 130' INT TERM
 flags="-std=c11 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror"
 "$ours_cc" $flags -o "$work/bench-ours" "$src"
 [ "$ours_only" = 1 ] || "$ompi_cc" $flags -o "$work/bench-ompi" "$src"
+[ "$with_sos" = 0 ] || "$sos_cc" $flags -Wno-deprecated-declarations -o "$work/bench-sos" "$src"
 
 bargs=""
 [ "$quick" = 1 ] && bargs="--max-bytes 65536 --reps 11 --batch-us 100"
@@ -125,6 +162,10 @@ run_one() { # round impl npes extra-args...
     round=$1 impl=$2 np=$3; shift 3
     if [ "$impl" = ours ]; then
         set -- "$ours_run" -n "$np" "$work/bench-ours" "$@"
+    elif [ "$impl" = sos ]; then
+        # shellcheck disable=SC2086 # the launcher's options, one word each
+        set -- env FI_PROVIDER="${FI_PROVIDER:-sockets}" "$sos_run" $sos_run_args \
+            -n "$np" "$work/bench-sos" "$@"
     else
         set -- "$ompi_run" --allow-run-as-root --oversubscribe --bind-to none \
             --mca osc ^rdma -n "$np" "$work/bench-ompi" "$@"
@@ -166,7 +207,7 @@ set_stage() {
     i=1
     while [ "$i" -le "$runs" ]; do
         order=$impls
-        [ $((i % 2)) = 0 ] && [ "$ours_only" = 0 ] && order="ours ompi"
+        [ $((i % 2)) = 0 ] && order=$impls_rev
         for impl in $order; do
             form=--sets
             [ "$impl" = ours ] && form=--bare-sets
@@ -181,6 +222,7 @@ set_stage() {
     echo "collectives over sets and teams: $runs round(s); ns per call, the median"
     echo "over the rounds of each run's median; t/u the median of same-run ratios"
     echo "(world: every PE; stride2: PEs 0, 2, ...: PE 0 alone with 2 PEs)"
+    [ "$with_sos" = 0 ] || echo "sos_set/sos_team: Sandia OpenSHMEM's s*/t* rows; t/sos: ours_team/sos_team"
     sort -u "$work/placement"
     set_table "$work/all.csv"
 }
@@ -209,8 +251,12 @@ $4 !~ /^[tsu](sync|barrier|bcast|reduce|alltoall|fcollect)$/ { next } # a caller
     rounds[$1] = 1
 }
 END {
-    printf "%-4s %-7s %-8s %5s %10s %10s %10s %10s %7s %7s  %s\n", "PEs", "set", "op", "bytes",
-        "ompi_set", "ours_set", "ours_bare", "ours_team", "t/ompi", "t/u", "targets"
+    if (sos)
+        printf "%-4s %-7s %-8s %5s %10s %10s %10s %10s %7s %7s %10s %10s %7s  %s\n", "PEs", "set", "op", "bytes",
+            "ompi_set", "ours_set", "ours_bare", "ours_team", "t/ompi", "t/u", "sos_set", "sos_team", "t/sos", "targets"
+    else
+        printf "%-4s %-7s %-8s %5s %10s %10s %10s %10s %7s %7s  %s\n", "PEs", "set", "op", "bytes",
+            "ompi_set", "ours_set", "ours_bare", "ours_team", "t/ompi", "t/u", "targets"
     for (i = 1; i <= nrows; i++) {
         row = rows[i]
         split(row, f, SUBSEP)
@@ -230,11 +276,18 @@ END {
         }
         if (tu != "")
             goal = goal sprintf("%s<= 1.1x set: %s", goal == "" ? "" : ", ", tu <= 1.1 ? "met" : "NOT met")
-        printf "%-4s %-7s %-8s %5s %10s %10s %10s %10s %7s %7s  %s\n", f[1], f[2], f[3], f[4],
-            fmt(os), fmt(us), fmt(uu), fmt(ut), to == "" ? "-" : sprintf("%.3f", to),
-            tu == "" ? "-" : sprintf("%.3f", tu), goal
+        if (sos) {
+            ss = median(vals["sos", "s", row]); st = median(vals["sos", "t", row])
+            printf "%-4s %-7s %-8s %5s %10s %10s %10s %10s %7s %7s %10s %10s %7s  %s\n", f[1], f[2], f[3], f[4],
+                fmt(os), fmt(us), fmt(uu), fmt(ut), to == "" ? "-" : sprintf("%.3f", to),
+                tu == "" ? "-" : sprintf("%.3f", tu), fmt(ss), fmt(st),
+                (ut != "" && st != "" && st > 0) ? sprintf("%.3f", ut / st) : "-", goal
+        } else
+            printf "%-4s %-7s %-8s %5s %10s %10s %10s %10s %7s %7s  %s\n", f[1], f[2], f[3], f[4],
+                fmt(os), fmt(us), fmt(uu), fmt(ut), to == "" ? "-" : sprintf("%.3f", to),
+                tu == "" ? "-" : sprintf("%.3f", tu), goal
     }
-}' "$1"
+}' sos="$with_sos" "$1"
 }
 
 
@@ -271,6 +324,8 @@ fi
 
 impls="ompi ours"
 [ "$ours_only" = 1 ] && impls=ours
+[ "$with_sos" = 1 ] && impls="$impls sos"
+impls_rev=$(echo $impls | awk '{ for (i = NF; i > 1; i--) printf "%s ", $i; print $1 }')
 [ "${SETS:-yes}" = only ] && { set_stage "$@"; exit 0; }
 : >"$work/all.csv"
 : >"$work/placement"
@@ -278,7 +333,7 @@ i=1
 while [ "$i" -le "$runs" ]; do
     # Alternate which goes first, so a drift of the machine hits both.
     order=$impls
-    [ $((i % 2)) = 0 ] && [ "$ours_only" = 0 ] && order="ours ompi"
+    [ $((i % 2)) = 0 ] && order=$impls_rev
     for impl in $order; do
         run_one "$i" "$impl" 2 --csv --label "$impl" $bargs $hog_only "$@"
         [ "$run4" = yes ] || continue
@@ -293,6 +348,7 @@ each=median
 [ "$hogs" = 0 ] || each=mean
 echo "shmem-bench side by side: $runs round(s); ns per call, the median over"
 echo "the rounds of each run's $each; machine-limit targets from same-run ratios"
+[ "$with_sos" = 0 ] || echo "sos: Sandia OpenSHMEM ($sos_run, FI_PROVIDER=${FI_PROVIDER:-sockets}); ours/sos: ratio of the medians"
 [ "$hogs" = 0 ] || echo "beside $hogs busy-looping processes (load average at the end: $(cut -d' ' -f1-3 /proc/loadavg))"
 sort -u "$work/placement"
 
@@ -326,7 +382,10 @@ function limit_ratio(impl, row, lim,   r, list) {
 }
 END {
     rt = "2" SUBSEP "rt" SUBSEP "pair" SUBSEP "64"
-    printf "%-4s %-8s %-7s %8s %12s %12s %9s  %s\n", "PEs", "test", "target", "bytes", "ompi_ns", "ours_ns", "ours/ompi", "target"
+    if (sos)
+        printf "%-4s %-8s %-7s %8s %12s %12s %9s %12s %9s  %s\n", "PEs", "test", "target", "bytes", "ompi_ns", "ours_ns", "ours/ompi", "sos_ns", "ours/sos", "target"
+    else
+        printf "%-4s %-8s %-7s %8s %12s %12s %9s  %s\n", "PEs", "test", "target", "bytes", "ompi_ns", "ours_ns", "ours/ompi", "target"
     for (i = 1; i <= nrows; i++) {
         row = rows[i]
         split(row, f, SUBSEP)
@@ -351,8 +410,13 @@ END {
         if (ok == 1) goal = goal ": met"
         else if (ok == 0) goal = goal ": NOT met"
         else if (goal != "") goal = goal ": no data"
-        printf "%-4s %-8s %-7s %8s %12s %12s %9s  %s\n", f[1], t, tg, b, (o > 0 ? sprintf("%.1f", o) : "-"), (u > 0 ? sprintf("%.1f", u) : "-"), ratio, goal
+        if (sos) {
+            q = median(vals["sos", row])
+            printf "%-4s %-8s %-7s %8s %12s %12s %9s %12s %9s  %s\n", f[1], t, tg, b, (o > 0 ? sprintf("%.1f", o) : "-"), (u > 0 ? sprintf("%.1f", u) : "-"), ratio,
+                (q > 0 ? sprintf("%.1f", q) : "-"), (q > 0 && u > 0 ? sprintf("%.3f", u / q) : "-"), goal
+        } else
+            printf "%-4s %-8s %-7s %8s %12s %12s %9s  %s\n", f[1], t, tg, b, (o > 0 ? sprintf("%.1f", o) : "-"), (u > 0 ? sprintf("%.1f", u) : "-"), ratio, goal
     }
-}' "$work/all.csv"
+}' sos="$with_sos" "$work/all.csv"
 
 [ "${SETS:-yes}" = no ] || set_stage "$@"
