@@ -159,9 +159,11 @@ const char *gasnet_ErrorDesc(int errval)
 /* ------------------------------------------------------------ exit */
 
 /* Ends the process with the job: every rank is here (a clean end, when
- * the code is 0), or some never came (pshm_abort ends them). Returns only
- * to the exit hook, whose exit() goes on. */
-static void exit_now(int code, int all_came, int from_exit_handler)
+ * the code is 0), or some never came (pshm_abort ends them). As GASNet's
+ * gasnet_exit, the process ends with _exit once stdio is flushed: the
+ * client's atexit handlers that have not run yet never see the layer
+ * gone (an OpenSHMEM's makes a barrier). */
+static _Noreturn void exit_now(int code, int all_came)
 {
     char why[PSHM_ABORT_REASON_MAX];
 
@@ -170,11 +172,8 @@ static void exit_now(int code, int all_came, int from_exit_handler)
         int rc = pshm_finalize(gsn.ctx);
         gsn.ctx = NULL;
         gsn.attached = gsn.inited = 0;
-        if (rc < 0)
-            _exit(1);
-        if (from_exit_handler)
-            return;
-        exit(0);
+        fflush(NULL);
+        _exit(rc < 0 ? 1 : 0);
     }
     snprintf(why, sizeof why, "called gasnet_exit(%d)", code);
     pshm_abort_reason(gsn.ctx, code, why);
@@ -226,8 +225,7 @@ static void do_exit(int code, int from_exit_handler)
         /* One rank: a clean end. Before attach there is no network to
          * tell the others with, no poll inside a handler, and a failure
          * ends the job at once. */
-        exit_now(code, gsn.n == 1, from_exit_handler);
-        return;
+        exit_now(code, gsn.n == 1);
     }
     /* Tell every peer, then wait for theirs. A full queue is not waited
      * on: the peer may be computing, and the grace time bounds the wait. */
@@ -260,7 +258,7 @@ static void do_exit(int code, int from_exit_handler)
         if (rc == 0 && gsn.crowded)
             sched_yield();
     }
-    exit_now(atomic_load(&gsn.exit_code), came, from_exit_handler);
+    exit_now(atomic_load(&gsn.exit_code), came);
 }
 
 void gasnet_exit(int exitcode)
