@@ -372,6 +372,8 @@ static void self_spawn(int *argc, char ***argv)
     exit(1);
 }
 
+static void seg_max_init(void);
+
 int gsn_init(int *argc, char ***argv, int threads)
 {
     pshm_init_attr_t attr = {.flags = threads ? PSHM_INIT_THREADS : 0u, .bootstrap = NULL};
@@ -405,6 +407,7 @@ int gsn_init(int *argc, char ***argv, int threads)
             pshm_abort(gsn.ctx, 1);
         }
     gsn.inited = 1;
+    seg_max_init();
     gsn_register_internal();
     on_exit(exit_hook, NULL);
     catch_terminate(SIGTERM);
@@ -412,19 +415,55 @@ int gsn_init(int *argc, char ***argv, int threads)
     return GASNET_OK;
 }
 
-static uint64_t plan_seg_max(void)
+/* MemAvailable of /proc/meminfo in bytes (0: not known). */
+static uint64_t mem_available(void)
+{
+    char line[128];
+    unsigned long long kb = 0;
+    FILE *f = fopen("/proc/meminfo", "r");
+
+    if (f == NULL)
+        return 0;
+    while (fgets(line, sizeof line, f) != NULL)
+        if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
+            break;
+    fclose(f);
+    return (uint64_t)kb * 1024u;
+}
+
+/* The largest segment, fixed at gasnet_init as GASNet fixes it: pshm's
+ * limit for a job of this size (pshm-info --procs N), and no more than
+ * each node's share of the memory the host has available then, less the
+ * message queues, at the fraction GASNET_MAX_SEGSIZE takes of physical
+ * memory by default (0.85). pshm's limit counts physical memory and the
+ * store's room, not what the host's other processes hold: attach reserves
+ * every node's segment, and more than the memory available cannot be. */
+#define GSN_MEM_PERCENT 85u
+
+static void seg_max_init(void)
 {
     pshm_host_plan_t plan;
-    if (pshm_host_plan((unsigned)gsn.n, &plan) < 0)
-        return 0;
-    return plan.seg_max & ~(uint64_t)(GASNET_PAGESIZE - 1);
+    uint64_t m = 0, avail = mem_available();
+
+    gsn.seg_max_by_mem = 0;
+    if (pshm_host_plan((unsigned)gsn.n, &plan) == 0)
+        m = plan.seg_max;
+    if (avail != 0) {
+        uint64_t budget = avail / 100u * GSN_MEM_PERCENT, each = 0;
+        if (budget > plan.am_bytes)
+            each = (budget - plan.am_bytes) / (uint64_t)gsn.n;
+        each = each > PSHM_OBJECT_HEADER_SIZE ? each - PSHM_OBJECT_HEADER_SIZE : 0;
+        if (each < m) {
+            m = each;
+            gsn.seg_max_by_mem = 1;
+        }
+    }
+    gsn.seg_max = m & ~(uint64_t)(GASNET_PAGESIZE - 1);
 }
 
 uintptr_t gasnet_getMaxLocalSegmentSize(void)
 {
-    if (!gsn.inited)
-        return 0;
-    return (uintptr_t)plan_seg_max();
+    return gsn.inited ? (uintptr_t)gsn.seg_max : 0;
 }
 
 /* Every rank is on this host, with the same plan. */
@@ -453,7 +492,10 @@ int gasnet_attach(gasnet_handlerentry_t *table, int numentries, uintptr_t segsiz
     if (segsize > max) {
         gsn_say("gasnet_attach", "segsize %" PRIuPTR " bytes is more than "
                 "gasnet_getMaxLocalSegmentSize() (%" PRIuPTR " bytes for %d nodes on this "
-                "host): ask for less, or see pshm-info --procs %d", segsize, max, gsn.n, gsn.n);
+                "host, %s): ask for less", segsize, max, gsn.n,
+                gsn.seg_max_by_mem ? "this node's share of 85% of the memory available at "
+                "gasnet_init (MemAvailable): free memory, or run fewer nodes"
+                : "pshm's limit: pshm-info --procs N shows every limit");
         return GASNET_ERR_BAD_ARG;
     }
     rc = gsn_register_table(table, numentries);

@@ -29,6 +29,8 @@ typedef struct gsn_state {
     int threads;             /* PAR: pshm was told several threads poll */
     int crowded;             /* more processes than CPUs: waits yield */
     gsn_seg_t *seg;          /* [n], after attach */
+    uint64_t seg_max;        /* gasnet_getMaxLocalSegmentSize(), fixed at init */
+    int seg_max_by_mem;      /* ... bound by the memory available, not pshm's limit */
     gasnetc_handler_fn_t fn[256];
     /* gasnet_exit */
     atomic_int exiting;      /* this rank has begun gasnet_exit */
