@@ -352,8 +352,8 @@ static int sent(const char *call, int rc)
     return GASNET_OK;
 }
 
-int gasnetc_AMRequestShortA(gasnet_node_t dest, gasnet_handler_t handler, int numargs,
-                            const gasnet_handlerarg_t *args)
+static int request_short(gasnet_node_t dest, gasnet_handler_t handler, int numargs,
+                         const gasnet_handlerarg_t *args)
 {
     static const char call[] = "gasnet_AMRequestShort";
     int rc = check_dest(call, dest);
@@ -367,8 +367,8 @@ int gasnetc_AMRequestShortA(gasnet_node_t dest, gasnet_handler_t handler, int nu
                                             (const uint32_t *)args));
 }
 
-int gasnetc_AMRequestMediumA(gasnet_node_t dest, gasnet_handler_t handler, void *source_addr,
-                             size_t nbytes, int numargs, const gasnet_handlerarg_t *args)
+static int request_medium(gasnet_node_t dest, gasnet_handler_t handler, void *source_addr,
+                          size_t nbytes, int numargs, const gasnet_handlerarg_t *args)
 {
     static const char call[] = "gasnet_AMRequestMedium";
     int rc = check_dest(call, dest);
@@ -383,9 +383,9 @@ int gasnetc_AMRequestMediumA(gasnet_node_t dest, gasnet_handler_t handler, void 
                                              (unsigned)numargs, (const uint32_t *)args));
 }
 
-int gasnetc_AMRequestLongA(gasnet_node_t dest, gasnet_handler_t handler, void *source_addr,
-                           size_t nbytes, void *dest_addr, int async, int numargs,
-                           const gasnet_handlerarg_t *args)
+static int request_long(gasnet_node_t dest, gasnet_handler_t handler, void *source_addr,
+                        size_t nbytes, void *dest_addr, int async, int numargs,
+                        const gasnet_handlerarg_t *args)
 {
     const char *call = async ? "gasnet_AMRequestLongAsync" : "gasnet_AMRequestLong";
     int rc = check_dest(call, dest);
@@ -402,8 +402,8 @@ int gasnetc_AMRequestLongA(gasnet_node_t dest, gasnet_handler_t handler, void *s
                                            (const uint32_t *)args));
 }
 
-int gasnetc_AMReplyShortA(gasnet_token_t token, gasnet_handler_t handler, int numargs,
-                          const gasnet_handlerarg_t *args)
+static int reply_short(gasnet_token_t token, gasnet_handler_t handler, int numargs,
+                       const gasnet_handlerarg_t *args)
 {
     static const char call[] = "gasnet_AMReplyShort";
     int rc = check_args(call, numargs);
@@ -417,8 +417,8 @@ int gasnetc_AMReplyShortA(gasnet_token_t token, gasnet_handler_t handler, int nu
     return rc < 0 ? gsn_pshm_fail(call, rc) : GASNET_OK;
 }
 
-int gasnetc_AMReplyMediumA(gasnet_token_t token, gasnet_handler_t handler, void *source_addr,
-                           size_t nbytes, int numargs, const gasnet_handlerarg_t *args)
+static int reply_medium(gasnet_token_t token, gasnet_handler_t handler, void *source_addr,
+                        size_t nbytes, int numargs, const gasnet_handlerarg_t *args)
 {
     static const char call[] = "gasnet_AMReplyMedium";
     int rc = check_args(call, numargs);
@@ -433,9 +433,9 @@ int gasnetc_AMReplyMediumA(gasnet_token_t token, gasnet_handler_t handler, void 
     return rc < 0 ? gsn_pshm_fail(call, rc) : GASNET_OK;
 }
 
-int gasnetc_AMReplyLongA(gasnet_token_t token, gasnet_handler_t handler, void *source_addr,
-                         size_t nbytes, void *dest_addr, int numargs,
-                         const gasnet_handlerarg_t *args)
+static int reply_long(gasnet_token_t token, gasnet_handler_t handler, void *source_addr,
+                      size_t nbytes, void *dest_addr, int numargs,
+                      const gasnet_handlerarg_t *args)
 {
     static const char call[] = "gasnet_AMReplyLong";
     int rc = check_args(call, numargs);
@@ -448,6 +448,56 @@ int gasnetc_AMReplyLongA(gasnet_token_t token, gasnet_handler_t handler, void *s
     rc = pshm_am_reply_long((pshm_token_t *)token, handler, source_addr, nbytes, dest_addr, 0,
                             (unsigned)numargs, (const uint32_t *)args);
     return rc < 0 ? gsn_pshm_fail(call, rc) : GASNET_OK;
+}
+
+/* The public sends: an error returned is noted for the waits after it. */
+static int told(const char *call, int rc)
+{
+    if (__builtin_expect(rc != GASNET_OK, 0))
+        gsn_note_error(call, rc);
+    return rc;
+}
+
+int gasnetc_AMRequestShortA(gasnet_node_t dest, gasnet_handler_t handler, int numargs,
+                            const gasnet_handlerarg_t *args)
+{
+    return told("gasnet_AMRequestShort", request_short(dest, handler, numargs, args));
+}
+
+int gasnetc_AMRequestMediumA(gasnet_node_t dest, gasnet_handler_t handler, void *source_addr,
+                             size_t nbytes, int numargs, const gasnet_handlerarg_t *args)
+{
+    return told("gasnet_AMRequestMedium",
+                request_medium(dest, handler, source_addr, nbytes, numargs, args));
+}
+
+int gasnetc_AMRequestLongA(gasnet_node_t dest, gasnet_handler_t handler, void *source_addr,
+                           size_t nbytes, void *dest_addr, int async, int numargs,
+                           const gasnet_handlerarg_t *args)
+{
+    return told(async ? "gasnet_AMRequestLongAsync" : "gasnet_AMRequestLong",
+                request_long(dest, handler, source_addr, nbytes, dest_addr, async, numargs, args));
+}
+
+int gasnetc_AMReplyShortA(gasnet_token_t token, gasnet_handler_t handler, int numargs,
+                          const gasnet_handlerarg_t *args)
+{
+    return told("gasnet_AMReplyShort", reply_short(token, handler, numargs, args));
+}
+
+int gasnetc_AMReplyMediumA(gasnet_token_t token, gasnet_handler_t handler, void *source_addr,
+                           size_t nbytes, int numargs, const gasnet_handlerarg_t *args)
+{
+    return told("gasnet_AMReplyMedium",
+                reply_medium(token, handler, source_addr, nbytes, numargs, args));
+}
+
+int gasnetc_AMReplyLongA(gasnet_token_t token, gasnet_handler_t handler, void *source_addr,
+                         size_t nbytes, void *dest_addr, int numargs,
+                         const gasnet_handlerarg_t *args)
+{
+    return told("gasnet_AMReplyLong",
+                reply_long(token, handler, source_addr, nbytes, dest_addr, numargs, args));
 }
 
 /* ------------------------------------------------------------ varargs (C++) */

@@ -87,6 +87,21 @@ void gsn_need_attach(const char *call)
     }
 }
 
+static uint64_t now_ms(void);
+
+/* A wait that runs no handler for this long after an AM call returned an
+ * error ends the job: GASNet clients do not check what a send returns, and
+ * one that waits for the reply of a message never sent would wait for
+ * ever. Without such an error no wait is ever cut. */
+#define GSN_ERR_WAIT_MS 10000u
+
+void gsn_note_error(const char *call, int err)
+{
+    snprintf(gsn.err_call, sizeof gsn.err_call, "%s", call);
+    gsn.err_code = err;
+    atomic_store_explicit(&gsn.err_ms, now_ms(), memory_order_release);
+}
+
 int gsn_poll(const char *call)
 {
     int rc;
@@ -94,6 +109,8 @@ int gsn_poll(const char *call)
     if (gsn_in_handler)
         return 0;   /* handlers run only outside handlers */
     rc = pshm_poll(gsn.ctx);
+    if (__builtin_expect(rc > 0 && atomic_load_explicit(&gsn.err_ms, memory_order_relaxed), 0))
+        atomic_store_explicit(&gsn.progress_ms, now_ms(), memory_order_relaxed);
     if (__builtin_expect(rc < 0, 0))
         gsn_pshm_fail(call, rc);
     gsn_bar_progress();
@@ -117,6 +134,16 @@ void gsn_wait_poll(const char *call)
     }
     if (gsn.crowded || ++idle >= GSN_SPIN_POLLS) {
         idle = 0;
+        uint64_t err = atomic_load_explicit(&gsn.err_ms, memory_order_acquire);
+        if (__builtin_expect(err != 0, 0)) {
+            uint64_t last = atomic_load_explicit(&gsn.progress_ms, memory_order_relaxed);
+            if (last < err)
+                last = err;
+            if (now_ms() - last >= GSN_ERR_WAIT_MS)
+                gsn_fatal(call, "no message came for %u s after %s returned %s (told above), "
+                          "whose message was not sent: a wait for its answer would never end",
+                          GSN_ERR_WAIT_MS / 1000u, gsn.err_call, gasnet_ErrorName(gsn.err_code));
+        }
         sched_yield();
     }
 }

@@ -4,7 +4,8 @@
 # without polling, or wait in GASNET_BLOCKUNTIL; from a handler; returning
 # from main; two nodes at once; SIGINT with and without a SIGQUIT handler;
 # a client's atexit handler that makes a barrier: never run after
-# gasnet_exit (as in GASNet), run before the layer ends on a return.
+# gasnet_exit (as in GASNet), run before the layer ends on a return;
+# a wait for the reply of a request that returned an error ends the job.
 # The job's status is the code, every node's
 # unflushed line reaches stdout, and a code of 0 ends it without a word.
 . "$(dirname "$0")/gasnet/driver.sh"
@@ -50,4 +51,12 @@ for m in $MODES; do
         esac
     done
 done
+# A request refused (a node outside the job), its error unchecked, and a
+# wait for its reply: the job ends, not hangs.
+if [ "${NODES##* }" != 1 ]; then
+    for m in $MODES; do
+        gjob 1 2 "$G/exit-$m" lost && { has err "node 2 is not in the job";
+            has err "no message came for 10 s after gasnet_AMRequestShort returned GASNET_ERR_BAD_ARG"; }
+    done
+fi
 finish

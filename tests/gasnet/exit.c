@@ -23,6 +23,10 @@
  *                 while the others wait in a barrier
  *   atexit-return the same handler; every node returns CODE from main: the
  *                 handler runs first, with the layer up, and says so
+ *   lost          node 0 sends a request to a node outside the job, does
+ *                 not check the error (as GASNet clients do not), and waits
+ *                 for its reply; the others wait in a barrier. The layer
+ *                 ends the job after 10 s without a message.
  * Every node first prints "node N of M before" without flushing: the
  * driver checks that each line reached stdout.
  */
@@ -70,7 +74,14 @@ int main(int argc, char **argv)
             return code;
         mode = !strcmp(mode, "atexit") ? "collective" : "one";
     }
-    if (!strcmp(mode, "collective")) {
+    if (!strcmp(mode, "lost")) {
+        if (me == 0) {
+            (void)gasnet_AMRequestShort0(n, 150);
+            GASNET_BLOCKUNTIL(never);
+        } else {
+            gt_barrier();
+        }
+    } else if (!strcmp(mode, "collective")) {
         gt_barrier();
         gasnet_exit(code);
     } else if (!strcmp(mode, "return")) {
