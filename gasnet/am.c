@@ -13,6 +13,8 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 typedef gasnet_handlerarg_t A_;
 typedef gasnet_token_t T_;
@@ -59,22 +61,28 @@ typedef gasnet_token_t T_;
 #define CASES(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) \
     X(13) X(14) X(15) X(16)
 
-static void dispatch(unsigned h, pshm_token_t *tok, void *buf, size_t nbytes, const uint32_t *a,
-                     unsigned na)
+/* Calls fn as a Short handler (buf unused) or a Medium/Long one. */
+static void run(gasnetc_handler_fn_t fn, T_ t, int is_short, void *buf, size_t nbytes,
+                const uint32_t *a, unsigned na)
 {
-    gasnetc_handler_fn_t fn = gsn.fn[h];
-    T_ t = (T_)tok;
-
-    if (__builtin_expect(fn == NULL, 0))
-        gsn_fatal("gasnet handler", "a message from node %d names handler %u, which this node "
-                  "did not register in gasnet_attach", pshm_token_source(tok), h);
     gsn_in_handler++;
-    if (buf == NULL) {
+    if (is_short) {
         switch (na) { CASES(SHORT_CASE) default: break; }
     } else {
         switch (na) { CASES(MEDIUM_CASE) default: break; }
     }
     gsn_in_handler--;
+}
+
+static void dispatch(unsigned h, pshm_token_t *tok, void *buf, size_t nbytes, const uint32_t *a,
+                     unsigned na)
+{
+    gasnetc_handler_fn_t fn = gsn.fn[h];
+
+    if (__builtin_expect(fn == NULL, 0))
+        gsn_fatal("gasnet handler", "a message from node %d names handler %u, which this node "
+                  "did not register in gasnet_attach", pshm_token_source(tok), h);
+    run(fn, (T_)tok, buf == NULL, buf, nbytes, a, na);
 }
 
 #define TR(h, l) \
@@ -161,6 +169,119 @@ int gsn_register_table(gasnet_handlerentry_t *table, int numentries)
     return GASNET_OK;
 }
 
+/* ------------------------------------------------------------ loopback */
+
+/* A message to this node runs its handler inside the sending call, as
+ * GASNet's loopback does (its PSHM and smp conduits): clients rely on it,
+ * a thread spinning without a poll on a flag that its own node's handler
+ * sets (testcontend). A reply to such a request runs at once too. The
+ * token is this frame on the sender's stack, known by the chain of the
+ * loopback handlers running on this thread. */
+enum { LOOP_SHORT, LOOP_MEDIUM, LOOP_LONG };
+
+typedef struct gsn_loop {
+    struct gsn_loop *up;     /* the loopback handler this one runs inside */
+    int is_req, replied;
+} gsn_loop_t;
+
+static _Thread_local gsn_loop_t *loop_top;
+
+static gsn_loop_t *loop_token(gasnet_token_t t)
+{
+    for (gsn_loop_t *l = loop_top; l != NULL; l = l->up)
+        if ((gasnet_token_t)l == t)
+            return l;
+    return NULL;
+}
+
+static int loopback(const char *call, int cat, int is_req, gasnet_handler_t handler, void *src,
+                    size_t nbytes, void *dest_addr, int numargs, const gasnet_handlerarg_t *args)
+{
+    gasnetc_handler_fn_t fn = gsn.fn[handler];
+    gsn_loop_t tok = {.up = loop_top, .is_req = is_req, .replied = 0};
+    void *buf = NULL;
+
+    if (fn == NULL) {
+        gsn_say(call, "handler %u is not registered (give it in gasnet_attach's table)",
+                (unsigned)handler);
+        return GASNET_ERR_RESOURCE;
+    }
+    if (cat != LOOP_SHORT && nbytes > 0 && src == NULL) {
+        gsn_say(call, "%zu bytes but the source address is NULL", nbytes);
+        return GASNET_ERR_RESOURCE;
+    }
+    if (cat == LOOP_MEDIUM) {
+        if (nbytes > gasnet_AMMaxMedium()) {
+            gsn_say(call, "%zu bytes exceeds gasnet_AMMaxMedium() (%zu): send a Long instead",
+                    nbytes, gasnet_AMMaxMedium());
+            return GASNET_ERR_RESOURCE;
+        }
+        /* The handler gets its own copy, 8-aligned, as from a peer. */
+        buf = malloc(nbytes ? nbytes : 1);
+        if (buf == NULL) {
+            gsn_say(call, "out of memory for a %zu-byte Medium to this node", nbytes);
+            return GASNET_ERR_RESOURCE;
+        }
+        if (nbytes)
+            memcpy(buf, src, nbytes);
+    } else if (cat == LOOP_LONG) {
+        const gsn_seg_t *sg = &gsn.seg[gsn.me];
+        uintptr_t a = (uintptr_t)dest_addr;
+        if (a < sg->owner || a - sg->owner > sg->size || nbytes > sg->size - (a - sg->owner)) {
+            gsn_say(call, "%zu bytes at %p do not lie in this node's %" PRIuPTR "-byte segment "
+                    "(at %#" PRIxPTR ")", nbytes, dest_addr, sg->size, sg->owner);
+            return GASNET_ERR_RESOURCE;
+        }
+        buf = sg->local + (a - sg->owner);
+        if (nbytes && buf != src)
+            memmove(buf, src, nbytes);
+        atomic_thread_fence(memory_order_release);
+    }
+    loop_top = &tok;
+    run(fn, (T_)&tok, cat == LOOP_SHORT, cat == LOOP_LONG ? dest_addr : buf, nbytes,
+        (const uint32_t *)args, (unsigned)numargs);
+    loop_top = tok.up;
+    if (cat == LOOP_MEDIUM)
+        free(buf);
+    return GASNET_OK;
+}
+
+/* A request to this node: polled first, as GASNet's requests are. */
+static int loop_request(const char *call, int cat, gasnet_handler_t handler, void *src,
+                        size_t nbytes, void *dest_addr, int numargs,
+                        const gasnet_handlerarg_t *args)
+{
+    int rc;
+    if (gsn_in_handler) {
+        gsn_say(call, "a handler may not send a request (it could deadlock); reply through "
+                "the token instead");
+        return GASNET_ERR_RESOURCE;
+    }
+    gsn_poll(call);
+    rc = loopback(call, cat, 1, handler, src, nbytes, dest_addr, numargs, args);
+    gsn_after_poll();
+    return rc;
+}
+
+/* A reply to a loopback request's token (l): run at once. */
+static int loop_reply(const char *call, gsn_loop_t *l, int cat, gasnet_handler_t handler,
+                      void *src, size_t nbytes, void *dest_addr, int numargs,
+                      const gasnet_handlerarg_t *args)
+{
+    if (!l->is_req) {
+        gsn_say(call, "a reply handler may not reply (handler of a message from node %d)",
+                gsn.me);
+        return GASNET_ERR_RESOURCE;
+    }
+    if (l->replied) {
+        gsn_say(call, "this request (from node %d) was already replied to; a request handler "
+                "replies at most once", gsn.me);
+        return GASNET_ERR_RESOURCE;
+    }
+    l->replied = 1;
+    return loopback(call, cat, 0, handler, src, nbytes, dest_addr, numargs, args);
+}
+
 /* ------------------------------------------------------------ limits */
 
 /* pshm copies a Long straight into the target's segment: the segment
@@ -177,6 +298,10 @@ int gasnet_AMGetMsgSource(gasnet_token_t token, gasnet_node_t *srcindex)
     int r;
     if (token == NULL || srcindex == NULL)
         return GASNET_ERR_BAD_ARG;
+    if (loop_token(token) != NULL) {
+        *srcindex = (gasnet_node_t)gsn.me;
+        return GASNET_OK;
+    }
     r = pshm_token_source((const pshm_token_t *)token);
     if (r < 0)
         return GASNET_ERR_BAD_ARG;
@@ -227,8 +352,8 @@ static int sent(const char *call, int rc)
     return GASNET_OK;
 }
 
-int gasnetc_AMRequestShortA(gasnet_node_t dest, gasnet_handler_t handler, int numargs,
-                            const gasnet_handlerarg_t *args)
+static int request_short(gasnet_node_t dest, gasnet_handler_t handler, int numargs,
+                         const gasnet_handlerarg_t *args)
 {
     static const char call[] = "gasnet_AMRequestShort";
     int rc = check_dest(call, dest);
@@ -236,12 +361,14 @@ int gasnetc_AMRequestShortA(gasnet_node_t dest, gasnet_handler_t handler, int nu
         rc = check_args(call, numargs);
     if (rc != GASNET_OK)
         return rc;
+    if (dest == (gasnet_node_t)gsn.me)
+        return loop_request(call, LOOP_SHORT, handler, NULL, 0, NULL, numargs, args);
     return sent(call, pshm_am_request_short(gsn.ctx, (int)dest, handler, 0, (unsigned)numargs,
                                             (const uint32_t *)args));
 }
 
-int gasnetc_AMRequestMediumA(gasnet_node_t dest, gasnet_handler_t handler, void *source_addr,
-                             size_t nbytes, int numargs, const gasnet_handlerarg_t *args)
+static int request_medium(gasnet_node_t dest, gasnet_handler_t handler, void *source_addr,
+                          size_t nbytes, int numargs, const gasnet_handlerarg_t *args)
 {
     static const char call[] = "gasnet_AMRequestMedium";
     int rc = check_dest(call, dest);
@@ -249,13 +376,16 @@ int gasnetc_AMRequestMediumA(gasnet_node_t dest, gasnet_handler_t handler, void 
         rc = check_args(call, numargs);
     if (rc != GASNET_OK)
         return rc;
+    if (dest == (gasnet_node_t)gsn.me)
+        return loop_request(call, LOOP_MEDIUM, handler, source_addr, nbytes, NULL, numargs,
+                            args);
     return sent(call, pshm_am_request_medium(gsn.ctx, (int)dest, handler, source_addr, nbytes, 0,
                                              (unsigned)numargs, (const uint32_t *)args));
 }
 
-int gasnetc_AMRequestLongA(gasnet_node_t dest, gasnet_handler_t handler, void *source_addr,
-                           size_t nbytes, void *dest_addr, int async, int numargs,
-                           const gasnet_handlerarg_t *args)
+static int request_long(gasnet_node_t dest, gasnet_handler_t handler, void *source_addr,
+                        size_t nbytes, void *dest_addr, int async, int numargs,
+                        const gasnet_handlerarg_t *args)
 {
     const char *call = async ? "gasnet_AMRequestLongAsync" : "gasnet_AMRequestLong";
     int rc = check_dest(call, dest);
@@ -264,46 +394,110 @@ int gasnetc_AMRequestLongA(gasnet_node_t dest, gasnet_handler_t handler, void *s
     if (rc != GASNET_OK)
         return rc;
     /* The payload is in place when the call returns: Async is the same. */
+    if (dest == (gasnet_node_t)gsn.me)
+        return loop_request(call, LOOP_LONG, handler, source_addr, nbytes, dest_addr, numargs,
+                            args);
     return sent(call, pshm_am_request_long(gsn.ctx, (int)dest, handler, source_addr, nbytes,
                                            dest_addr, 0, (unsigned)numargs,
                                            (const uint32_t *)args));
 }
 
-int gasnetc_AMReplyShortA(gasnet_token_t token, gasnet_handler_t handler, int numargs,
-                          const gasnet_handlerarg_t *args)
+static int reply_short(gasnet_token_t token, gasnet_handler_t handler, int numargs,
+                       const gasnet_handlerarg_t *args)
 {
     static const char call[] = "gasnet_AMReplyShort";
     int rc = check_args(call, numargs);
     if (rc != GASNET_OK)
         return rc;
+    gsn_loop_t *l = loop_token(token);
+    if (l != NULL)
+        return loop_reply(call, l, LOOP_SHORT, handler, NULL, 0, NULL, numargs, args);
     rc = pshm_am_reply_short((pshm_token_t *)token, handler, 0, (unsigned)numargs,
                              (const uint32_t *)args);
     return rc < 0 ? gsn_pshm_fail(call, rc) : GASNET_OK;
 }
 
-int gasnetc_AMReplyMediumA(gasnet_token_t token, gasnet_handler_t handler, void *source_addr,
-                           size_t nbytes, int numargs, const gasnet_handlerarg_t *args)
+static int reply_medium(gasnet_token_t token, gasnet_handler_t handler, void *source_addr,
+                        size_t nbytes, int numargs, const gasnet_handlerarg_t *args)
 {
     static const char call[] = "gasnet_AMReplyMedium";
     int rc = check_args(call, numargs);
     if (rc != GASNET_OK)
         return rc;
+    gsn_loop_t *l = loop_token(token);
+    if (l != NULL)
+        return loop_reply(call, l, LOOP_MEDIUM, handler, source_addr, nbytes, NULL, numargs,
+                          args);
     rc = pshm_am_reply_medium((pshm_token_t *)token, handler, source_addr, nbytes, 0,
                               (unsigned)numargs, (const uint32_t *)args);
     return rc < 0 ? gsn_pshm_fail(call, rc) : GASNET_OK;
+}
+
+static int reply_long(gasnet_token_t token, gasnet_handler_t handler, void *source_addr,
+                      size_t nbytes, void *dest_addr, int numargs,
+                      const gasnet_handlerarg_t *args)
+{
+    static const char call[] = "gasnet_AMReplyLong";
+    int rc = check_args(call, numargs);
+    if (rc != GASNET_OK)
+        return rc;
+    gsn_loop_t *l = loop_token(token);
+    if (l != NULL)
+        return loop_reply(call, l, LOOP_LONG, handler, source_addr, nbytes, dest_addr,
+                          numargs, args);
+    rc = pshm_am_reply_long((pshm_token_t *)token, handler, source_addr, nbytes, dest_addr, 0,
+                            (unsigned)numargs, (const uint32_t *)args);
+    return rc < 0 ? gsn_pshm_fail(call, rc) : GASNET_OK;
+}
+
+/* The public sends: an error returned is noted for the waits after it. */
+static int told(const char *call, int rc)
+{
+    if (__builtin_expect(rc != GASNET_OK, 0))
+        gsn_note_error(call, rc);
+    return rc;
+}
+
+int gasnetc_AMRequestShortA(gasnet_node_t dest, gasnet_handler_t handler, int numargs,
+                            const gasnet_handlerarg_t *args)
+{
+    return told("gasnet_AMRequestShort", request_short(dest, handler, numargs, args));
+}
+
+int gasnetc_AMRequestMediumA(gasnet_node_t dest, gasnet_handler_t handler, void *source_addr,
+                             size_t nbytes, int numargs, const gasnet_handlerarg_t *args)
+{
+    return told("gasnet_AMRequestMedium",
+                request_medium(dest, handler, source_addr, nbytes, numargs, args));
+}
+
+int gasnetc_AMRequestLongA(gasnet_node_t dest, gasnet_handler_t handler, void *source_addr,
+                           size_t nbytes, void *dest_addr, int async, int numargs,
+                           const gasnet_handlerarg_t *args)
+{
+    return told(async ? "gasnet_AMRequestLongAsync" : "gasnet_AMRequestLong",
+                request_long(dest, handler, source_addr, nbytes, dest_addr, async, numargs, args));
+}
+
+int gasnetc_AMReplyShortA(gasnet_token_t token, gasnet_handler_t handler, int numargs,
+                          const gasnet_handlerarg_t *args)
+{
+    return told("gasnet_AMReplyShort", reply_short(token, handler, numargs, args));
+}
+
+int gasnetc_AMReplyMediumA(gasnet_token_t token, gasnet_handler_t handler, void *source_addr,
+                           size_t nbytes, int numargs, const gasnet_handlerarg_t *args)
+{
+    return told("gasnet_AMReplyMedium",
+                reply_medium(token, handler, source_addr, nbytes, numargs, args));
 }
 
 int gasnetc_AMReplyLongA(gasnet_token_t token, gasnet_handler_t handler, void *source_addr,
                          size_t nbytes, void *dest_addr, int numargs,
                          const gasnet_handlerarg_t *args)
 {
-    static const char call[] = "gasnet_AMReplyLong";
-    int rc = check_args(call, numargs);
-    if (rc != GASNET_OK)
-        return rc;
-    rc = pshm_am_reply_long((pshm_token_t *)token, handler, source_addr, nbytes, dest_addr, 0,
-                            (unsigned)numargs, (const uint32_t *)args);
-    return rc < 0 ? gsn_pshm_fail(call, rc) : GASNET_OK;
+    return told("gasnet_AMReplyLong",
+                reply_long(token, handler, source_addr, nbytes, dest_addr, numargs, args));
 }
 
 /* ------------------------------------------------------------ varargs (C++) */

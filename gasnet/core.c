@@ -89,6 +89,21 @@ void gsn_need_attach(const char *call)
     }
 }
 
+static uint64_t now_ms(void);
+
+/* A wait that runs no handler for this long after an AM call returned an
+ * error ends the job: GASNet clients do not check what a send returns, and
+ * one that waits for the reply of a message never sent would wait for
+ * ever. Without such an error no wait is ever cut. */
+#define GSN_ERR_WAIT_MS 10000u
+
+void gsn_note_error(const char *call, int err)
+{
+    snprintf(gsn.err_call, sizeof gsn.err_call, "%s", call);
+    gsn.err_code = err;
+    atomic_store_explicit(&gsn.err_ms, now_ms(), memory_order_release);
+}
+
 int gsn_poll(const char *call)
 {
     int rc;
@@ -96,6 +111,8 @@ int gsn_poll(const char *call)
     if (gsn_in_handler)
         return 0;   /* handlers run only outside handlers */
     rc = pshm_poll(gsn.ctx);
+    if (__builtin_expect(rc > 0 && atomic_load_explicit(&gsn.err_ms, memory_order_relaxed), 0))
+        atomic_store_explicit(&gsn.progress_ms, now_ms(), memory_order_relaxed);
     if (__builtin_expect(rc < 0, 0))
         gsn_pshm_fail(call, rc);
     gsn_bar_progress();
@@ -119,6 +136,16 @@ void gsn_wait_poll(const char *call)
     }
     if (gsn.crowded || ++idle >= GSN_SPIN_POLLS) {
         idle = 0;
+        uint64_t err = atomic_load_explicit(&gsn.err_ms, memory_order_acquire);
+        if (__builtin_expect(err != 0, 0)) {
+            uint64_t last = atomic_load_explicit(&gsn.progress_ms, memory_order_relaxed);
+            if (last < err)
+                last = err;
+            if (now_ms() - last >= GSN_ERR_WAIT_MS)
+                gsn_fatal(call, "no message came for %u s after %s returned %s (told above), "
+                          "whose message was not sent: a wait for its answer would never end",
+                          GSN_ERR_WAIT_MS / 1000u, gsn.err_call, gasnet_ErrorName(gsn.err_code));
+        }
         sched_yield();
     }
 }
@@ -161,9 +188,11 @@ const char *gasnet_ErrorDesc(int errval)
 /* ------------------------------------------------------------ exit */
 
 /* Ends the process with the job: every rank is here (a clean end, when
- * the code is 0), or some never came (pshm_abort ends them). Returns only
- * to the exit hook, whose exit() goes on. */
-static void exit_now(int code, int all_came, int from_exit_handler)
+ * the code is 0), or some never came (pshm_abort ends them). As GASNet's
+ * gasnet_exit, the process ends with _exit once stdio is flushed: the
+ * client's atexit handlers that have not run yet never see the layer
+ * gone (an OpenSHMEM's makes a barrier). */
+static _Noreturn void exit_now(int code, int all_came)
 {
     char why[PSHM_ABORT_REASON_MAX];
 
@@ -172,11 +201,8 @@ static void exit_now(int code, int all_came, int from_exit_handler)
         int rc = pshm_finalize(gsn.ctx);
         gsn.ctx = NULL;
         gsn.attached = gsn.inited = 0;
-        if (rc < 0)
-            _exit(1);
-        if (from_exit_handler)
-            return;
-        exit(0);
+        fflush(NULL);
+        _exit(rc < 0 ? 1 : 0);
     }
     snprintf(why, sizeof why, "called gasnet_exit(%d)", code);
     pshm_abort_reason(gsn.ctx, code, why);
@@ -228,8 +254,7 @@ static void do_exit(int code, int from_exit_handler)
         /* One rank: a clean end. Before attach there is no network to
          * tell the others with, no poll inside a handler, and a failure
          * ends the job at once. */
-        exit_now(code, gsn.n == 1, from_exit_handler);
-        return;
+        exit_now(code, gsn.n == 1);
     }
     /* Tell every peer, then wait for theirs. A full queue is not waited
      * on: the peer may be computing, and the grace time bounds the wait. */
@@ -262,7 +287,7 @@ static void do_exit(int code, int from_exit_handler)
         if (rc == 0 && gsn.crowded)
             sched_yield();
     }
-    exit_now(atomic_load(&gsn.exit_code), came, from_exit_handler);
+    exit_now(atomic_load(&gsn.exit_code), came);
 }
 
 void gasnet_exit(int exitcode)
@@ -376,6 +401,8 @@ static void self_spawn(int *argc, char ***argv)
     exit(1);
 }
 
+static void seg_max_init(void);
+
 int gsn_init(int *argc, char ***argv, int threads)
 {
     pshm_init_attr_t attr = {.flags = threads ? PSHM_INIT_THREADS : 0u, .bootstrap = NULL};
@@ -409,6 +436,7 @@ int gsn_init(int *argc, char ***argv, int threads)
             pshm_abort(gsn.ctx, 1);
         }
     gsn.inited = 1;
+    seg_max_init();
     gsn_register_internal();
     on_exit(exit_hook, NULL);
     catch_terminate(SIGTERM);
@@ -416,19 +444,55 @@ int gsn_init(int *argc, char ***argv, int threads)
     return GASNET_OK;
 }
 
-static uint64_t plan_seg_max(void)
+/* MemAvailable of /proc/meminfo in bytes (0: not known). */
+static uint64_t mem_available(void)
+{
+    char line[128];
+    unsigned long long kb = 0;
+    FILE *f = fopen("/proc/meminfo", "r");
+
+    if (f == NULL)
+        return 0;
+    while (fgets(line, sizeof line, f) != NULL)
+        if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
+            break;
+    fclose(f);
+    return (uint64_t)kb * 1024u;
+}
+
+/* The largest segment, fixed at gasnet_init as GASNet fixes it: pshm's
+ * limit for a job of this size (pshm-info --procs N), and no more than
+ * each node's share of the memory the host has available then, less the
+ * message queues, at the fraction GASNET_MAX_SEGSIZE takes of physical
+ * memory by default (0.85). pshm's limit counts physical memory and the
+ * store's room, not what the host's other processes hold: attach reserves
+ * every node's segment, and more than the memory available cannot be. */
+#define GSN_MEM_PERCENT 85u
+
+static void seg_max_init(void)
 {
     pshm_host_plan_t plan;
-    if (pshm_host_plan((unsigned)gsn.n, &plan) < 0)
-        return 0;
-    return plan.seg_max & ~(uint64_t)(GASNET_PAGESIZE - 1);
+    uint64_t m = 0, avail = mem_available();
+
+    gsn.seg_max_by_mem = 0;
+    if (pshm_host_plan((unsigned)gsn.n, &plan) == 0)
+        m = plan.seg_max;
+    if (avail != 0) {
+        uint64_t budget = avail / 100u * GSN_MEM_PERCENT, each = 0;
+        if (budget > plan.am_bytes)
+            each = (budget - plan.am_bytes) / (uint64_t)gsn.n;
+        each = each > PSHM_OBJECT_HEADER_SIZE ? each - PSHM_OBJECT_HEADER_SIZE : 0;
+        if (each < m) {
+            m = each;
+            gsn.seg_max_by_mem = 1;
+        }
+    }
+    gsn.seg_max = m & ~(uint64_t)(GASNET_PAGESIZE - 1);
 }
 
 uintptr_t gasnet_getMaxLocalSegmentSize(void)
 {
-    if (!gsn.inited)
-        return 0;
-    return (uintptr_t)plan_seg_max();
+    return gsn.inited ? (uintptr_t)gsn.seg_max : 0;
 }
 
 /* Every rank is on this host, with the same plan. */
@@ -457,7 +521,10 @@ int gasnet_attach(gasnet_handlerentry_t *table, int numentries, uintptr_t segsiz
     if (segsize > max) {
         gsn_say("gasnet_attach", "segsize %" PRIuPTR " bytes is more than "
                 "gasnet_getMaxLocalSegmentSize() (%" PRIuPTR " bytes for %d nodes on this "
-                "host): ask for less, or see pshm-info --procs %d", segsize, max, gsn.n, gsn.n);
+                "host, %s): ask for less", segsize, max, gsn.n,
+                gsn.seg_max_by_mem ? "this node's share of 85% of the memory available at "
+                "gasnet_init (MemAvailable): free memory, or run fewer nodes"
+                : "pshm's limit: pshm-info --procs N shows every limit");
         return GASNET_ERR_BAD_ARG;
     }
     rc = gsn_register_table(table, numentries);

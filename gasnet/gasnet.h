@@ -4,7 +4,7 @@
  * pshm.h. docs/gasnet.md describes what it provides and its limits.
  *
  * A client defines exactly one of GASNET_SEQ, GASNET_PAR, GASNET_PARSYNC
- * (the makefile fragments include/smp-conduit/smp-{seq,par}.mak do) and
+ * (the makefile fragments smp-conduit/smp-{seq,par}.mak do) and
  * links the library of that mode: libgasnet-smp-seq.a or libgasnet-smp-par.a
  * (PARSYNC uses the latter). A mismatch fails the link on gasnetc_init_seq
  * or gasnetc_init_par.
@@ -36,21 +36,14 @@ extern "C" {
 #define GASNET_VERSION GASNET_SPEC_VERSION_MAJOR
 /* GASNET_RELEASE_VERSION_MAJOR, _MINOR, _PATCH: gasnet_config.h */
 
-#define GASNET_CONDUIT_SMP 1
-#define GASNET_CONDUIT_NAME SMP
-#define GASNET_CONDUIT_NAME_STR "SMP"
-#define GASNET_CORE_NAME SMP
-#define GASNET_CORE_NAME_STR "SMP"
-#define GASNET_CORE_VERSION 2.0
-#define GASNET_CORE_VERSION_STR "2.0"
+/* The conduit's names, GASNET_PSHM and the segment kind: the conduit's
+ * header, beside gasnet.h as in GASNet's layout. */
+#include "smp-conduit/gasnet_core.h"
 #define GASNET_EXTENDED_NAME SMP
 #define GASNET_EXTENDED_NAME_STR "SMP"
 #define GASNET_EXTENDED_VERSION 2.0
 #define GASNET_EXTENDED_VERSION_STR "2.0"
 
-#define GASNET_PSHM 1
-#define GASNET_SEGMENT_FAST 1
-#define GASNET_ALIGNED_SEGMENTS 0
 #if !defined(GASNET_DEBUG) && !defined(GASNET_NDEBUG)
 #define GASNET_NDEBUG 1
 #endif

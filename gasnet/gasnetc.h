@@ -26,12 +26,19 @@ typedef struct gsn_state {
     int threads;             /* PAR: pshm was told several threads poll */
     int crowded;             /* more processes than CPUs: waits yield */
     gsn_seg_t *seg;          /* [n], after attach */
+    uint64_t seg_max;        /* gasnet_getMaxLocalSegmentSize(), fixed at init */
+    int seg_max_by_mem;      /* ... bound by the memory available, not pshm's limit */
     gasnetc_handler_fn_t fn[256];
     /* gasnet_exit */
     atomic_int exiting;      /* this rank has begun gasnet_exit */
     atomic_int exit_code;    /* the code it ends with (first non-zero heard) */
     atomic_int exit_heard;   /* EXIT messages received (one from each peer) */
     atomic_int exit_asked;   /* a peer's EXIT arrived before this rank exited */
+    /* the last AM call that returned an error, for the waits after it */
+    _Atomic uint64_t err_ms;      /* when (CLOCK_MONOTONIC ms; 0: none) */
+    _Atomic uint64_t progress_ms; /* after it: when a poll last ran a handler */
+    char err_call[48];
+    int err_code;
 } gsn_state_t;
 
 extern gsn_state_t gsn;
@@ -52,6 +59,9 @@ int gsn_pshm_fail(const char *call, int rc);
 void gsn_need_attach(const char *call);
 /* After a poll: a peer's gasnet_exit asks this rank to end too. */
 void gsn_after_poll(void);
+/* An AM call returns err to the client: a wait that then never runs a
+ * handler ends the job after a while (core.c). */
+void gsn_note_error(const char *call, int err);
 /* One poll, with its failures handled; returns the handlers run. */
 int gsn_poll(const char *call);
 /* One step of a wait: a poll, and now and then the CPU yielded. */

@@ -2,7 +2,10 @@
 # t-gasnet-exit - how a GASNet job ends (tests/gasnet/exit.c): gasnet_exit
 # by every node, by one node while the others wait in a barrier, compute
 # without polling, or wait in GASNET_BLOCKUNTIL; from a handler; returning
-# from main; two nodes at once; SIGINT with and without a SIGQUIT handler.
+# from main; two nodes at once; SIGINT with and without a SIGQUIT handler;
+# a client's atexit handler that makes a barrier: never run after
+# gasnet_exit (as in GASNet), run before the layer ends on a return;
+# a wait for the reply of a request that returned an error ends the job.
 # The job's status is the code, every node's
 # unflushed line reaches stdout, and a code of 0 ends it without a word.
 . "$(dirname "$0")/gasnet/driver.sh"
@@ -30,6 +33,12 @@ for m in $MODES; do
         # a terminating signal runs the client's SIGQUIT handler (GASNet's rule)
         gjob 4 "$n" "$P" sigint 4 && { lines "$n"; has err "called gasnet_exit(4)"; }
         gjob 130 "$n" "$P" sigint-plain 4 && { lines "$n"; has err "signal 2"; }
+        gjob 0 "$n" "$P" atexit 0 && { lines "$n"; quiet; }
+        gjob 5 "$n" "$P" atexit 5 && { lines "$n"; has err "called gasnet_exit(5)"; }
+        gjob 0 "$n" "$P" atexit-one 0 && { lines "$n"; quiet; }
+        gjob 3 "$n" "$P" atexit-return 3 && lines "$n"
+        gjob 0 "$n" "$P" atexit-return 0 && { lines "$n"; quiet;
+            has out ": the atexit barrier gave GASNET_OK"; }
         [ "$n" -gt 1 ] || continue
         gjob 6 "$n" "$P" spin 6 && lines "$n"
         # the others never poll: after the grace time pshm_abort ends them
@@ -42,4 +51,12 @@ for m in $MODES; do
         esac
     done
 done
+# A request refused (a node outside the job), its error unchecked, and a
+# wait for its reply: the job ends, not hangs.
+if [ "${NODES##* }" != 1 ]; then
+    for m in $MODES; do
+        gjob 1 2 "$G/exit-$m" lost && { has err "node 2 is not in the job";
+            has err "no message came for 10 s after gasnet_AMRequestShort returned GASNET_ERR_BAD_ARG"; }
+    done
+fi
 finish

@@ -15,6 +15,18 @@
  *   sigint        the last node gets SIGINT; its SIGQUIT handler (GASNet
  *                 runs it on a terminating signal) calls gasnet_exit(CODE)
  *   sigint-plain  the same without a SIGQUIT handler: SIGINT ends it
+ *   atexit        every node registers an atexit handler that makes a
+ *                 barrier (as an OpenSHMEM over GASNet does), then calls
+ *                 gasnet_exit(CODE): as in GASNet, the process ends there
+ *                 and the handler never runs
+ *   atexit-one    the same handler; the last node calls gasnet_exit(CODE)
+ *                 while the others wait in a barrier
+ *   atexit-return the same handler; every node returns CODE from main: the
+ *                 handler runs first, with the layer up, and says so
+ *   lost          node 0 sends a request to a node outside the job, does
+ *                 not check the error (as GASNet clients do not), and waits
+ *                 for its reply; the others wait in a barrier. The layer
+ *                 ends the job after 10 s without a message.
  * Every node first prints "node N of M before" without flushing: the
  * driver checks that each line reached stdout.
  */
@@ -29,6 +41,17 @@ static int code;
 
 static void bye(gasnet_token_t t) { (void)t; gasnet_exit(code); }
 static void on_quit(int sig) { (void)sig; gasnet_exit(code); }
+static int late_ok; /* the atexit handler may run (atexit-return) */
+static void late(void)
+{
+    if (!late_ok)
+        fprintf(stderr, "node %u: an atexit handler ran after gasnet_exit\n",
+                (unsigned)gasnet_mynode());
+    gasnet_barrier_notify(0, GASNET_BARRIERFLAG_ANONYMOUS);
+    int rc = gasnet_barrier_wait(0, GASNET_BARRIERFLAG_ANONYMOUS);
+    printf("node %u: the atexit barrier gave %s\n", (unsigned)gasnet_mynode(),
+           gasnet_ErrorName(rc));
+}
 
 int main(int argc, char **argv)
 {
@@ -44,7 +67,21 @@ int main(int argc, char **argv)
     unsigned me = gasnet_mynode(), n = gasnet_nodes(), last = n - 1;
     printf("node %u of %u before\n", me, n); /* not flushed: a file is block-buffered */
     gt_barrier();
-    if (!strcmp(mode, "collective")) {
+    if (!strncmp(mode, "atexit", 6)) {
+        late_ok = !strcmp(mode, "atexit-return");
+        atexit(late);
+        if (late_ok)
+            return code;
+        mode = !strcmp(mode, "atexit") ? "collective" : "one";
+    }
+    if (!strcmp(mode, "lost")) {
+        if (me == 0) {
+            (void)gasnet_AMRequestShort0(n, 150);
+            GASNET_BLOCKUNTIL(never);
+        } else {
+            gt_barrier();
+        }
+    } else if (!strcmp(mode, "collective")) {
         gt_barrier();
         gasnet_exit(code);
     } else if (!strcmp(mode, "return")) {
