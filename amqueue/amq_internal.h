@@ -191,12 +191,27 @@ _Static_assert(sizeof(amq_chunk_t) == AMQ_CHUNK_HDR, "chunk header");
  * pool must hold one. */
 #define AMQ_CHUNK_MAX PSHM_ALIGN_UP(AMQ_CHUNK_HDR + 4 * PSHM_AM_MAX_ARGS + 56 + PSHM_AM_MEDIUM_MAX, AMQ_LINE)
 
+/* The wide layout from this many processes on (amq_layout): the idle
+ * poll reads the bells, not 2 (P - 1) stamps. Chosen by instruction counts
+ * (docs/amnet-design.md). -DAMQ_WIDE_MIN=N moves it, for measurements. */
+#ifndef AMQ_WIDE_MIN
+#define AMQ_WIDE_MIN 4u
+#endif
+
 typedef struct amq_layout {
     unsigned nprocs, rounds;
-    uint32_t depth;
+    /* depth: lines of one queue (a pair's); qdepth: the setting
+     * (GASNET_PSHMNET_QUEUE_DEPTH), the same below AMQ_WIDE_MIN processes,
+     * the lines a receiver shares out among its senders from there on. */
+    uint32_t depth, qdepth;
+    bool wide;      /* P >= AMQ_WIDE_MIN */
+    uint32_t nbell; /* wide: bell words (line 1 on of a receiver's block) */
     /* row: bytes from line k to line k + 1 of a queue (2 P + 1 lines); ring:
-     * depth * row; rstride: bytes of a receiver's block. */
-    uint64_t off_bar, off_q, row, ring, rstride, off_pool, poolsz, total;
+     * depth * row; rstride: bytes of a receiver's block; in a block,
+     * off_ctl: the first consumer count, cstride apart (a line, or 4 bytes
+     * in a wide layout), off_rows: line 0 of queue 0. */
+    uint64_t off_bar, off_q, row, ring, rstride, off_ctl, cstride, off_rows, off_pool, poolsz,
+        total;
 } amq_layout_t;
 
 int amq_layout(unsigned nprocs, uint32_t depth, uint64_t memory, amq_layout_t *l);
@@ -244,6 +259,13 @@ typedef struct amq_sq {
     struct amq_pool *pool; /* this process's pool of the network (prepare.c) */
     int dlocal, net;   /* destination's supernode rank, network */
     bool prepared;     /* its next line is reserved by a prepare (prepare.c) */
+    /* Wide layout (to another process): `avail` stays 0, and `wavail`
+     * counts as it would for send_cell_slow's fast path; the
+     * destination's bell word and this queue's bit in it (else NULL). */
+    uint32_t wavail;
+    _Atomic uint64_t *bell;
+    uint64_t bellbit;
+    _Atomic uint32_t *armed; /* the destination's bell line */
 } amq_sq_t;
 
 /* Receiver's private state of one incoming queue: the stamp expected next
@@ -260,6 +282,8 @@ typedef struct amq_rq {
     uint32_t who;
 } amq_rq_t;
 _Static_assert(sizeof(amq_rq_t) == 16, "one pointer and the stamp per queue");
+/* The who of a wide layout's bell entries (struct amq: bellq). */
+#define AMQ_WHO_BELL UINT32_MAX
 #define AMQ_WHO_NET(w) ((int)((w) & 1u))
 #define AMQ_WHO_SRC(w) ((int)((w) >> 1))
 
@@ -367,6 +391,13 @@ struct amq {
                                * j = net * P + sender at inq + j * L, its line k at
                                * inq + (1 + k) * row + j * L */
     amq_lock_t *rlock[AMQ_NETS]; /* with threads: the incoming queues' locks */
+    /* A wide layout without threads (else NULL): my bell line's word, my
+     * nbell bell words, and what the idle scan reads instead of the
+     * queues (scan_lo: bellq[0] hits when the bell line's word is 0,
+     * bellq[1] never; see poll.c). */
+    _Atomic uint32_t *armed;
+    _Atomic uint64_t *bells;
+    amq_rq_t bellq[2];
     amq_pool_t pool[AMQ_NETS];
     amq_job_t *job;           /* mine (synergy.c) */
     amq_lock_t job_lock;      /* held by the thread that owns the open job */
@@ -605,11 +636,25 @@ static inline void amq_publish(amq_sq_t *sq, amq_slot_t *s)
     amq_next_line(sq, (char *)s);
 }
 
+/* Rings the destination's bell once a message (or a skip mark) is
+ * published on sq: a wide layout's receiver looks only at the queues
+ * whose bits are set. Release: the stamps stored before are visible to
+ * the receiver's acquire exchange of the word (poll.c). A locked RMW per
+ * message, wide layouts only. */
+static inline void amq_ring(const amq_sq_t *sq)
+{
+    if (sq->bell != NULL &&
+        atomic_fetch_or_explicit(sq->bell, sq->bellbit, memory_order_seq_cst) == 0)
+        atomic_store_explicit(sq->armed, 0, memory_order_seq_cst);
+}
+
 /* Posts a cell message at sq->slot (its line open, or room checked for a
  * line it starts) and moves to the next cell, or line after the last.
- * `fast`: the send's fast path, whose line start takes one of `avail`. */
+ * `fast`: the send's fast path, whose line start takes one of `avail`
+ * (of `wavail` when `wide`). */
 static inline __attribute__((always_inline)) void
-amq_post_cell(amq_sq_t *sq, uint32_t meta, const uint32_t *args, unsigned nargs, bool fast)
+amq_post_cell_w(amq_sq_t *sq, uint32_t meta, const uint32_t *args, unsigned nargs, bool fast,
+                bool wide)
 {
     amq_cell_t *c = (amq_cell_t *)sq->slot;
     const uintptr_t at = (uintptr_t)c & (AMQ_LINE - 1);
@@ -622,7 +667,9 @@ amq_post_cell(amq_sq_t *sq, uint32_t meta, const uint32_t *args, unsigned nargs,
          * release of cell 0 below, which it takes first. */
         for (unsigned k = 1; k < AMQ_CELLS; k++)
             atomic_store_explicit(&c[k].stamp, seq - 1, memory_order_relaxed);
-        if (fast)
+        if (fast && wide)
+            sq->wavail--;
+        else if (fast)
             sq->avail--;
     }
     c->meta = meta;
@@ -636,6 +683,12 @@ amq_post_cell(amq_sq_t *sq, uint32_t meta, const uint32_t *args, unsigned nargs,
         amq_next_line(sq, (char *)c - at);
     else
         sq->slot = (char *)(c + 1);
+}
+
+static inline __attribute__((always_inline)) void
+amq_post_cell(amq_sq_t *sq, uint32_t meta, const uint32_t *args, unsigned nargs, bool fast)
+{
+    amq_post_cell_w(sq, meta, args, nargs, fast, false);
 }
 
 /* A slot comes next (it starts a line): if the line is open, a skip mark
@@ -661,7 +714,11 @@ static inline void amq_avail_set(const struct amq *q, amq_sq_t *sq, bool open)
 {
     uint32_t avail = q->l.depth + 1 + sq->cached - sq->seq - open;
 
-    if (!q->threads && sq->dlocal != q->me)
+    if (q->threads || sq->dlocal == q->me)
+        return;
+    if (q->l.wide)
+        sq->wavail = avail <= q->l.depth ? avail : 0;
+    else
         sq->avail = avail <= q->l.depth ? avail : 0;
 }
 static inline void amq_avail_update(const struct amq *q, amq_sq_t *sq)

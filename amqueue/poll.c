@@ -238,9 +238,24 @@ static inline bool rq_hit(const amq_rq_t *r)
 }
 
 /* Whether no incoming queue other than `rq` has a message (all of them,
- * the queues to self included). */
-static bool __attribute__((noinline)) alone(const struct amq *q, const amq_rq_t *rq)
+ * the queues to self included). With bells (a wide layout), whether no
+ * other queue rang: the bell words but rq's own bit, and the queues to
+ * self, which do not ring. */
+static bool __attribute__((noinline)) alone(const pshm_ctx_t *ctx, const amq_rq_t *rq)
 {
+    const struct amq *q = ctx->amq;
+
+    if (q->bells != NULL) {
+        const size_t i = (size_t)(rq - q->rq);
+        for (uint32_t w = 0; w < q->l.nbell; w++) {
+            uint64_t v = atomic_load_explicit(&q->bells[w], memory_order_relaxed);
+            if (w == i / 64)
+                v &= ~(1ull << (i % 64));
+            if (v != 0)
+                return false;
+        }
+        return !rq_hit(q->rq) && !rq_hit(q->rq + 2 * q->P - 1);
+    }
     for (const amq_rq_t *r = q->rq, *end = q->rq + 2 * q->P; r < end; r++)
         if (r != rq && rq_hit(r))
             return false;
@@ -424,7 +439,7 @@ static int poll_queue(pshm_ctx_t *ctx, amq_rq_t *rq, unsigned budget, unsigned m
         }
         /* The budget (at least 1) is checked after each message run. */
         if (PSHM_UNLIKELY(--left == 0)) {
-            if (granted >= max || !alone(q, rq)) {
+            if (granted >= max || !alone(ctx, rq)) {
                 atomic_store_explicit(&rq->s, s, memory_order_relaxed);
                 break;
             }
@@ -685,6 +700,86 @@ static int __attribute__((noinline, cold)) poll_spent_public(pshm_ctx_t *ctx)
 }
 
 /*
+ * A wide layout's poll (P >= AMQ_WIDE_MIN, no threads). The receiver's
+ * block starts with its bell line (word `armed`) and its bell words: bit i
+ * stands for its incoming queue i (amq_rq_t's order: replies first). A
+ * sender, once it published a message or a skip mark, sets its queue's bit
+ * (amq_ring: fetch_or) and, when the word was 0, stores 0 into `armed`.
+ * The idle scan reads [scan_lo, scan_hi) as at P = 2, two entries: bellq[0]
+ * "hits" when `armed` is 0, bellq[1] never; so the idle poll costs what it
+ * costs at P = 2 at any P. Then wide_busy stores 1 into `armed`, reads the
+ * bell words, takes each one that is not 0 with an exchange and serves its
+ * queues; bits of the queues it leaves messages in (a batch cut by its
+ * budget or the call's, a network not served now, a message dropped) go
+ * back (fetch_or, and `armed` 0 again).
+ * Why no message is missed: the store of 1, the loads of the words and the
+ * senders' fetch_or and store of 0 are seq_cst. A word the receiver reads
+ * without a sender's bit was read before that fetch_or, so its store of 1
+ * came before the sender's store of 0, which leaves `armed` 0: the next
+ * poll looks again. A sender that found the word not 0 stores nothing: the
+ * sender that made it not 0 did, after its own fetch_or, and the exchange
+ * that takes that bit (which comes after, by the same argument) takes this
+ * one too, or came before it, and then this sender found 0. The exchange
+ * is acq_rel: its acquire makes the messages before each bit it took
+ * visible (the senders' release of the stamps precede their fetch_or).
+ * A bit taken before its message is seen only costs a look at a queue.
+ */
+static inline void wide_put_back(struct amq *q, uint32_t w, uint64_t bits)
+{
+    /* Relaxed: this thread reads them again itself. */
+    atomic_fetch_or_explicit(&q->bells[w], bits, memory_order_relaxed);
+    atomic_store_explicit(q->armed, 0, memory_order_relaxed);
+}
+
+static int __attribute__((noinline)) wide_busy(pshm_ctx_t *ctx, unsigned netmask, bool public)
+{
+    struct amq *q = ctx->amq;
+    int total = 0, n;
+
+    /* Credit below zero: inside a handler (pshm_poll is refused; a reply
+     * waiting for room polls the reply network, and every queue is
+     * scanned, as at P < AMQ_WIDE_MIN: the credit cannot tell of a
+     * message to self meanwhile, which rings nothing, and `armed` stays 0
+     * until the handler returns), or a message to self waits, or the
+     * paced liveness check is due (poll_spent, then the bells). */
+    if (PSHM_UNLIKELY(amq_tls.credit < 0)) {
+        if (amq_in_handler)
+            return public ? poll_refused() : serve(ctx, netmask);
+        if ((total = poll_spent(ctx, netmask, false)) < 0)
+            return total;
+    }
+    atomic_store_explicit(q->armed, 1, memory_order_seq_cst);
+    for (uint32_t w = 0; w < q->l.nbell; w++) {
+        uint64_t x, back = 0;
+        if (atomic_load_explicit(&q->bells[w], memory_order_seq_cst) == 0)
+            continue;
+        x = atomic_exchange_explicit(&q->bells[w], 0, memory_order_acq_rel);
+        while (x != 0) {
+            const uint64_t bit = x & (0 - x);
+            amq_rq_t *r = q->rq + w * 64 + (unsigned)__builtin_ctzll(x);
+            x ^= bit;
+            if (!(netmask >> AMQ_WHO_NET(r->who) & 1u)) {
+                back |= bit;
+                continue;
+            }
+            if (!rq_hit(r))
+                continue;
+            /* One message alone, or a batch (poll_queue: while alone()). */
+            n = poll_found(ctx, r);
+            if (n != 1 && rq_hit(r))
+                back |= bit;
+            if (PSHM_UNLIKELY(n < 0) || (total += n) >= (int)AMQ_POLL_MAX) {
+                wide_put_back(q, w, back | x);
+                return n < 0 ? n : total;
+            }
+        }
+        if (back != 0)
+            wide_put_back(q, w, back);
+    }
+    return total;
+}
+
+/*
  * The poll: one scan of the other processes' queues (both networks, one
  * dense array) per call; per queue one private pointer and stamp and one
  * load of a line that stays in this cache until its sender writes it, two
@@ -716,6 +811,8 @@ poll_inline(pshm_ctx_t *ctx, unsigned netmask, bool public)
 busy1:
     r++;
 busy:
+    if (PSHM_UNLIKELY(r->who == AMQ_WHO_BELL))
+        return wide_busy(ctx, netmask, public);
     return public ? poll_busy(ctx, (amq_rq_t *)r) : serve_found(ctx, netmask, (amq_rq_t *)r, false);
 }
 

@@ -269,7 +269,7 @@ prepare(pshm_ctx_t *ctx, const char *fn, amq_sq_t *sq, pshm_token_t *tok, int ca
     if (q->threads)
         amq_lock(&sq->lock);
     else
-        sq->avail = 0; /* the fast paths leave this queue alone until the commit */
+        sq->avail = sq->wavail = 0; /* the fast paths leave this queue alone until the commit */
     /* What prep_release needs if the reservation fails. */
     prep_claim(tok != NULL ? prep_key(tok, true, cat) : prep_key(ctx, false, cat), sq, sz, nargs,
                size);
@@ -415,6 +415,7 @@ static int __attribute__((noinline)) commit_end(pshm_token_t *tok, amq_sq_t *sq,
     if (prep.chunk != NULL)
         amq_chunk_done(prep.chunk);
     amq_publish(sq, s);
+    amq_ring(sq);
     if (tok != NULL)
         tok->state = AMQ_TOK_REPLIED;
     if (sq->dlocal == prep_ctx()->amq->me)

@@ -212,6 +212,9 @@ int amq_reserve(pshm_ctx_t *ctx, amq_sq_t *sq, unsigned flags, bool cell, bool s
         if (cell)
             return 0; /* the open line has a cell; a cell never spills */
         amq_end_line(sq);
+        /* The skip mark may be what the receiver must pass before this
+         * sender's next line has room: it hears of it now. */
+        amq_ring(sq);
     }
     /* Room to start line seq: seq - cached <= depth (unsigned, amq_sq_t). */
     while (sq->seq - sq->cached > q->l.depth && !amq_room(sq, q->l.depth)) {
@@ -317,6 +320,7 @@ send_slow(pshm_ctx_t *ctx, amq_sq_t *sq, unsigned handler, int cat, const void *
     if (cat == AMQ_LONG && nbytes && !job)
         memcpy(ldst, buf, nbytes);
     post(sq, handler, cat, spill, off, buf, nbytes, raddr, nargs, args, job | AMQ_META_PAD(pad));
+    amq_ring(sq);
     if (sq->dlocal == q->me)
         amq_self_posted();
 out:
@@ -327,7 +331,7 @@ out:
         amq_unlock(&sq->lock);
     } else {
         amq_avail_update(q, sq);
-        if (sq->avail == 0 && sq->dlocal != q->me && amq_mid(sq)) {
+        if ((q->l.wide ? sq->wavail : sq->avail) == 0 && sq->dlocal != q->me && amq_mid(sq)) {
             (void)amq_room(sq, q->l.depth);
             amq_avail_update(q, sq);
         }
@@ -343,6 +347,15 @@ static int __attribute__((noinline))
 send_cell_slow(pshm_ctx_t *ctx, amq_sq_t *sq, unsigned handler, unsigned flags, unsigned nargs,
                const uint32_t *args)
 {
+    /* A wide layout's fast path (avail stays 0 there, so that the inline
+     * one at P < AMQ_WIDE_MIN tests nothing more): the cell as amq_send
+     * posts it, then the bell. wavail is 0 with threads, to self and while
+     * the queue is prepared (prepare.c). */
+    if (PSHM_LIKELY(sq->wavail != 0)) {
+        amq_post_cell_w(sq, AMQ_META(handler, nargs, AMQ_SHORT, 0), args, nargs, true, true);
+        amq_ring(sq);
+        return 0;
+    }
     return send_slow(ctx, sq, handler, AMQ_SHORT, NULL, 0, NULL, 0, flags, nargs, args, false,
                      4u * nargs, false);
 }

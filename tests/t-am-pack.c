@@ -152,7 +152,7 @@ static void send_one(int dest, uint32_t k)
         /* The line this slot goes in (the next one when the current is
          * open), one lap later: at bytes 16, 32, 48, args 2, 6 and 10. */
         amq_sq_t *sq = ctx->req_sq[dest];
-        uint32_t later = sq->seq + amq_mid(sq) + DEPTH;
+        uint32_t later = sq->seq + amq_mid(sq) + ctx->amq->l.depth;
         for (int i = 2; i < 12; i++) a[i] = k * 31u + (uint32_t)i;
         a[2] = a[6] = a[10] = later;
         CHECK_OK(pshm_am_request_short(ctx, dest, H_S12, 0, 12, a));
@@ -194,7 +194,9 @@ int main(int argc, char **argv)
                                   {H_REP, rep, 1}};
     CHECK_OK(pshm_am_register(ctx, tab, sizeof tab / sizeof tab[0]));
     int me = pshm_rank(ctx), np = pshm_size(ctx);
-    CHECK(np == NP && ctx->amq->l.depth == DEPTH);
+    /* P = 4: a wide layout, each pair's queue DEPTH / (P - 1) lines, at
+     * least 1 (bells, packed consumer counts). */
+    CHECK(np == NP && ctx->amq->l.qdepth == DEPTH && ctx->amq->l.wide && ctx->amq->l.depth == 1);
     for (int i = 0; i < AMQ_NETS * np; i++) /* nothing has moved yet */
         CHECK(atomic_load(&ctx->amq->rq[i].seq) == 1 && ctx->amq->sq[i / np][i % np].seq == 1);
     stamps_near_wrap();
