@@ -192,18 +192,13 @@ _Static_assert(sizeof(amq_chunk_t) == AMQ_CHUNK_HDR, "chunk header");
 #define AMQ_CHUNK_MAX PSHM_ALIGN_UP(AMQ_CHUNK_HDR + 4 * PSHM_AM_MAX_ARGS + 56 + PSHM_AM_MEDIUM_MAX, AMQ_LINE)
 
 /* The wide layout from this many processes on (amq_layout): the idle
- * poll reads the bells, not 2 (P - 1) stamps. Chosen by instruction counts
- * (docs/amnet-design.md). -DAMQ_WIDE_MIN=N moves it, for measurements. */
-#ifndef AMQ_WIDE_MIN
-#define AMQ_WIDE_MIN 4u
-#endif
+ * poll reads the bells, not 2 (P - 1) stamps (base/base.h). */
+#define AMQ_WIDE_MIN PSHM_AM_WIDE_MIN
 
 typedef struct amq_layout {
     unsigned nprocs, rounds;
-    /* depth: lines of one queue (a pair's); qdepth: the setting
-     * (GASNET_PSHMNET_QUEUE_DEPTH), the same below AMQ_WIDE_MIN processes,
-     * the lines a receiver shares out among its senders from there on. */
-    uint32_t depth, qdepth;
+    /* depth: lines of one queue (pshm_queue_depth of the setting) */
+    uint32_t depth;
     bool wide;      /* P >= AMQ_WIDE_MIN */
     uint32_t nbell; /* wide: bell words (line 1 on of a receiver's block) */
     /* row: bytes from line k to line k + 1 of a queue (2 P + 1 lines); ring:

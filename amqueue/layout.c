@@ -26,6 +26,8 @@ int amq_layout(unsigned nprocs, uint32_t depth, uint64_t memory, amq_layout_t *l
     if (nprocs == 0 || nprocs > (1u << 20))
         return pshm_err(-EINVAL, "active-message network: %u processes is out of range "
                         "(1..%u)", nprocs, 1u << 20);
+    /* 0: not set, the default for P. */
+    depth = pshm_queue_depth(nprocs, depth);
     if (depth < PSHM_QUEUE_DEPTH_MIN || depth > PSHM_QUEUE_DEPTH_MAX)
         return pshm_err(-EINVAL, "active-message network: queue depth %u is out of range "
                         "(%u..%u); set GASNET_PSHMNET_QUEUE_DEPTH within it", depth,
@@ -46,13 +48,7 @@ int amq_layout(unsigned nprocs, uint32_t depth, uint64_t memory, amq_layout_t *l
      * lines evicted one another (README.PSHM section 13). */
     l->row = (2ull * nprocs + 1) * AMQ_LINE;
     l->wide = nprocs >= AMQ_WIDE_MIN;
-    l->qdepth = depth;
     if (l->wide) {
-        /* The receiver's `depth` lines per network are shared out among
-         * its P - 1 senders, at least one line each (amq_internal.h). A
-         * division at init only. */
-        uint32_t d = depth / (nprocs - 1);
-        l->depth = d > 0 ? d : 1;
         l->nbell = (uint32_t)((2ull * nprocs + 63) / 64);
         l->off_ctl = AMQ_LINE + PSHM_ALIGN_UP((uint64_t)l->nbell * 8, AMQ_LINE);
         l->cstride = sizeof(uint32_t);

@@ -237,6 +237,15 @@ static inline bool rq_hit(const amq_rq_t *r)
            atomic_load_explicit(&r->seq, memory_order_relaxed);
 }
 
+/* Puts bits of a wide layout's bell word w back, with the bell line's
+ * word 0, so that the next poll serves those queues (see wide_busy). */
+static inline void wide_put_back(struct amq *q, uint32_t w, uint64_t bits)
+{
+    /* Relaxed: this thread reads them again itself. */
+    atomic_fetch_or_explicit(&q->bells[w], bits, memory_order_relaxed);
+    atomic_store_explicit(q->armed, 0, memory_order_relaxed);
+}
+
 /* Whether no incoming queue other than `rq` has a message (all of them,
  * the queues to self included). With bells (a wide layout), whether no
  * other queue rang: the bell words but rq's own bit, and the queues to
@@ -453,6 +462,14 @@ static int poll_queue(pshm_ctx_t *ctx, amq_rq_t *rq, unsigned budget, unsigned m
         amq_cur_token = outer_tok; /* a reply waiting for room runs reply handlers */
     amq_handler_leave();
     atomic_store_explicit(&rq->seq, seq, memory_order_relaxed);
+    if (PSHM_UNLIKELY(q->bells != NULL) &&
+        atomic_load_explicit(&atomic_load_explicit(&rq->s, memory_order_relaxed)->stamp,
+                             memory_order_relaxed) == seq) {
+        /* Messages left (a budget, a dropped one): this queue's bit goes
+         * back, as wide_busy's. */
+        const size_t i = (size_t)(rq - q->rq);
+        wide_put_back(q, (uint32_t)(i / 64), 1ull << (i % 64));
+    }
     if (seq != first)
         /* Lines finished: the one s is in is not (it may be mid-line).
          * Release: every read of these lines (handlers included) is done
@@ -724,36 +741,17 @@ static int __attribute__((noinline, cold)) poll_spent_public(pshm_ctx_t *ctx)
  * visible (the senders' release of the stamps precede their fetch_or).
  * A bit taken before its message is seen only costs a look at a queue.
  */
-static inline void wide_put_back(struct amq *q, uint32_t w, uint64_t bits)
-{
-    /* Relaxed: this thread reads them again itself. */
-    atomic_fetch_or_explicit(&q->bells[w], bits, memory_order_relaxed);
-    atomic_store_explicit(q->armed, 0, memory_order_relaxed);
-}
 
-static int __attribute__((noinline)) wide_busy(pshm_ctx_t *ctx, unsigned netmask, bool public)
+/* The general case of wide_busy: word w's bits x taken, the words after
+ * it still to look at. */
+static int __attribute__((noinline))
+wide_serve(pshm_ctx_t *ctx, unsigned netmask, uint32_t w, uint64_t x)
 {
     struct amq *q = ctx->amq;
     int total = 0, n;
 
-    /* Credit below zero: inside a handler (pshm_poll is refused; a reply
-     * waiting for room polls the reply network, and every queue is
-     * scanned, as at P < AMQ_WIDE_MIN: the credit cannot tell of a
-     * message to self meanwhile, which rings nothing, and `armed` stays 0
-     * until the handler returns), or a message to self waits, or the
-     * paced liveness check is due (poll_spent, then the bells). */
-    if (PSHM_UNLIKELY(amq_tls.credit < 0)) {
-        if (amq_in_handler)
-            return public ? poll_refused() : serve(ctx, netmask);
-        if ((total = poll_spent(ctx, netmask, false)) < 0)
-            return total;
-    }
-    atomic_store_explicit(q->armed, 1, memory_order_seq_cst);
-    for (uint32_t w = 0; w < q->l.nbell; w++) {
-        uint64_t x, back = 0;
-        if (atomic_load_explicit(&q->bells[w], memory_order_seq_cst) == 0)
-            continue;
-        x = atomic_exchange_explicit(&q->bells[w], 0, memory_order_acq_rel);
+    for (;;) {
+        uint64_t back = 0;
         while (x != 0) {
             const uint64_t bit = x & (0 - x);
             amq_rq_t *r = q->rq + w * 64 + (unsigned)__builtin_ctzll(x);
@@ -764,19 +762,66 @@ static int __attribute__((noinline)) wide_busy(pshm_ctx_t *ctx, unsigned netmask
             }
             if (!rq_hit(r))
                 continue;
-            /* One message alone, or a batch (poll_queue: while alone()). */
+            /* One message alone, or a batch (poll_queue: while alone(),
+             * and it puts the bit back if it leaves messages). */
             n = poll_found(ctx, r);
-            if (n != 1 && rq_hit(r))
-                back |= bit;
             if (PSHM_UNLIKELY(n < 0) || (total += n) >= (int)AMQ_POLL_MAX) {
-                wide_put_back(q, w, back | x);
+                if (back | x)
+                    wide_put_back(q, w, back | x);
                 return n < 0 ? n : total;
             }
         }
         if (back != 0)
             wide_put_back(q, w, back);
+        do {
+            if (++w >= q->l.nbell)
+                return total;
+        } while (atomic_load_explicit(&q->bells[w], memory_order_seq_cst) == 0);
+        x = atomic_exchange_explicit(&q->bells[w], 0, memory_order_acq_rel);
     }
-    return total;
+}
+
+/* The bell line read 0: the queues whose bits are set are served. The
+ * common case, one bit in all the words (a ping-pong's), ends in a tail
+ * call to poll_found's path. */
+static int __attribute__((noinline)) wide_busy(pshm_ctx_t *ctx, unsigned netmask, bool public)
+{
+    struct amq *q = ctx->amq;
+    const uint32_t nw = q->l.nbell;
+    uint32_t w = 0, k;
+    uint64_t x;
+    amq_rq_t *r;
+
+    /* Credit below zero: inside a handler (pshm_poll is refused; a reply
+     * waiting for room polls the reply network, and every queue is
+     * scanned, as at P < AMQ_WIDE_MIN: the credit cannot tell of a
+     * message to self meanwhile, which rings nothing, and `armed` stays 0
+     * until the handler returns), or a message to self waits, or the
+     * paced liveness check is due (poll_spent, then the bells). */
+    if (PSHM_UNLIKELY(amq_tls.credit < 0)) {
+        int rc;
+        if (amq_in_handler)
+            return public ? poll_refused() : serve(ctx, netmask);
+        if ((rc = poll_spent(ctx, netmask, false)) < 0)
+            return rc;
+        atomic_store_explicit(q->armed, 1, memory_order_seq_cst);
+        return rc + wide_serve(ctx, netmask, 0, atomic_exchange_explicit(&q->bells[0], 0,
+                                                                         memory_order_acq_rel));
+    }
+    atomic_store_explicit(q->armed, 1, memory_order_seq_cst);
+    while (atomic_load_explicit(&q->bells[w], memory_order_seq_cst) == 0)
+        if (++w == nw)
+            return 0; /* a bit already taken, or the first poll */
+    x = atomic_exchange_explicit(&q->bells[w], 0, memory_order_acq_rel);
+    for (k = w + 1; k < nw; k++)
+        if (atomic_load_explicit(&q->bells[k], memory_order_seq_cst) != 0)
+            return wide_serve(ctx, netmask, w, x);
+    r = q->rq + w * 64 + (unsigned)__builtin_ctzll(x | 1ull << 63);
+    if ((x & (x - 1)) != 0 || (netmask != 3u && !(netmask >> AMQ_WHO_NET(r->who) & 1u)))
+        return wide_serve(ctx, netmask, w, x);
+    if (x == 0 || !rq_hit(r))
+        return 0;
+    return poll_found(ctx, r);
 }
 
 /*

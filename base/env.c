@@ -281,7 +281,7 @@ int env_load(pshm_cfg_t *out)
 
     memset(&c, 0, sizeof c);
     c.max_segsize = (segsize_spec_t){0, 0.85, 'h'};
-    c.queue_depth = PSHM_QUEUE_DEPTH_DEFAULT;
+    c.queue_depth = 0; /* not set: pshm_queue_depth gives the default for P */
     c.queue_memory = PSHM_QUEUE_MEMORY_DEFAULT;
     c.exit_timeout_ms = PSHM_EXIT_TIMEOUT_DEFAULT_MS;
     c.boot_timeout_ms = PSHM_BOOT_TIMEOUT_DEFAULT_MS;
