@@ -25,12 +25,33 @@
  *                             the last AMQ_JOB_BYTES of p's request pool
  *                             are p's copy job (synergy.c), not carved
  *
+ * A wide layout (P >= AMQ_WIDE_MIN = 4; amq_layout_t.wide) puts before the
+ * rows of a receiver's block, instead of row 0:
+ *       line 0: the bell line: `armed` (u32 at byte 0), stored 1 by the
+ *               receiver before it reads the bell words, 0 by a sender
+ *               whose bit made a bell word non-zero (and by the receiver
+ *               when it puts bits back); the rest unused
+ *       lines 1..: nbell = ceil(2 P / 64) bell words (u64): bit i for
+ *               incoming queue i in the receiver's order (amq_rq_t: REP
+ *               self, REP others, REQ others, REQ self; the queues to self
+ *               never ring), set by that queue's sender with fetch_or,
+ *               taken by the receiver with exchange
+ *       then:   the 2 P consumer counts packed, 4 bytes apart (queue j at
+ *               j * 4, written only by the receiver), in whole lines
+ *     then the depth rows as above (rstride = off_rows + depth * row).
+ *     The protocol and its fences: poll.c, before wide_busy. The idle poll
+ *     reads the bell line's word as it would a queue's stamp, so it costs
+ *     what it costs at P = 2 at any P; the queues' depth when not set is
+ *     256 / (P - 1) lines (pshm_queue_depth), so the queues grow with P.
+ *
  * Networks: AMQ_REP = 0, AMQ_REQ = 1, so that a pass over the networks in
  * index order serves replies before requests.
  *
  * Size (bytes, usable area; add the 4096-byte header page for the object):
  *   page_up(L + L*P*R + P*(depth+1)*(2*P+1)*L) + 2*P*page_up(memory)
- *   rounded up to a page; L = cache line (64), R = ceil(log2 P).
+ *   rounded up to a page; L = cache line (64), R = ceil(log2 P); a wide
+ *   layout's receiver block is L * (1 + ceil(2P/64 * 8 / L) + ceil(2P * 4 / L)
+ *   + depth * (2P + 1)) instead of (depth+1)*(2*P+1)*L.
  */
 #ifndef PSHM_AMQ_INTERNAL_H
 #define PSHM_AMQ_INTERNAL_H
@@ -151,7 +172,9 @@ static inline uint64_t amq_medium_pad(uintptr_t src, unsigned nargs)
 
 /* Consumer line of a queue: the number of LINES the receiver has finished
  * with (every handler of their messages returned; a line it is in the
- * middle of is not counted), stored with release by the receiver only. */
+ * middle of is not counted), stored with release by the receiver only.
+ * In a wide layout the counts are packed 4 bytes apart: only `consumed`
+ * is ever accessed through this type. */
 typedef struct amq_ctl {
     _Atomic uint32_t consumed;
     unsigned char pad[AMQ_LINE - 4];
@@ -258,6 +281,7 @@ typedef struct amq_sq {
      * counts as it would for send_cell_slow's fast path; the
      * destination's bell word and this queue's bit in it (else NULL). */
     uint32_t wavail;
+    bool wfast;        /* wide, without threads, to another process */
     _Atomic uint64_t *bell;
     uint64_t bellbit;
     _Atomic uint32_t *armed; /* the destination's bell line */
@@ -638,9 +662,10 @@ static inline void amq_publish(amq_sq_t *sq, amq_slot_t *s)
  * message, wide layouts only. */
 static inline void amq_ring(const amq_sq_t *sq)
 {
-    if (sq->bell != NULL &&
-        atomic_fetch_or_explicit(sq->bell, sq->bellbit, memory_order_seq_cst) == 0)
+    if (sq->bell != NULL) {
+        atomic_fetch_or_explicit(sq->bell, sq->bellbit, memory_order_seq_cst);
         atomic_store_explicit(sq->armed, 0, memory_order_seq_cst);
+    }
 }
 
 /* Posts a cell message at sq->slot (its line open, or room checked for a

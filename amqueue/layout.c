@@ -163,7 +163,8 @@ int amq_init(pshm_ctx_t *ctx, void *region, uint64_t len)
              * so does every send of a wide layout, whose fast path is
              * send_cell_slow's (wavail). */
             sq->avail = q->threads || p == (unsigned)me || l.wide ? 0 : l.depth;
-            sq->wavail = !q->threads && p != (unsigned)me && l.wide ? l.depth : 0;
+            sq->wfast = !q->threads && p != (unsigned)me && l.wide;
+            sq->wavail = sq->wfast ? l.depth : 0;
             sq->ctl = (amq_ctl_t *)(rb + l.off_ctl + j * l.cstride);
             sq->slot = rb + l.off_rows + j * AMQ_LINE;
             sq->end = sq->slot + l.ring;

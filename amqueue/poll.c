@@ -3,7 +3,8 @@
  *
  * The idle cost of a poll is one load per incoming queue of the other
  * processes (2 (P - 1)), of the slot the receiver expects next: a line that
- * stays in its cache until the sender writes it. All consumer state is
+ * stays in its cache until the sender writes it; from AMQ_WIDE_MIN
+ * processes on, one load of the bell line (wide_busy). All consumer state is
  * private (amq_rq_t); the shared consumer count is written once per visit
  * of a queue, never read here.
  */
@@ -721,7 +722,7 @@ static int __attribute__((noinline, cold)) poll_spent_public(pshm_ctx_t *ctx)
  * block starts with its bell line (word `armed`) and its bell words: bit i
  * stands for its incoming queue i (amq_rq_t's order: replies first). A
  * sender, once it published a message or a skip mark, sets its queue's bit
- * (amq_ring: fetch_or) and, when the word was 0, stores 0 into `armed`.
+ * (amq_ring: fetch_or), then stores 0 into `armed`.
  * The idle scan reads [scan_lo, scan_hi) as at P = 2, two entries: bellq[0]
  * "hits" when `armed` is 0, bellq[1] never; so the idle poll costs what it
  * costs at P = 2 at any P. Then wide_busy stores 1 into `armed`, reads the
@@ -730,15 +731,15 @@ static int __attribute__((noinline, cold)) poll_spent_public(pshm_ctx_t *ctx)
  * budget or the call's, a network not served now, a message dropped) go
  * back (fetch_or, and `armed` 0 again).
  * Why no message is missed: the store of 1, the loads of the words and the
- * senders' fetch_or and store of 0 are seq_cst. A word the receiver reads
- * without a sender's bit was read before that fetch_or, so its store of 1
- * came before the sender's store of 0, which leaves `armed` 0: the next
- * poll looks again. A sender that found the word not 0 stores nothing: the
- * sender that made it not 0 did, after its own fetch_or, and the exchange
- * that takes that bit (which comes after, by the same argument) takes this
- * one too, or came before it, and then this sender found 0. The exchange
- * is acq_rel: its acquire makes the messages before each bit it took
- * visible (the senders' release of the stamps precede their fetch_or).
+ * senders' fetch_or and store of 0 are seq_cst (on x86-64: xchg, mov,
+ * lock or, xchg). A word the receiver reads without a sender's bit was
+ * read before that fetch_or in the single total order, so the receiver's
+ * store of 1 came before the sender's store of 0, which leaves `armed` 0:
+ * the next poll looks again. (Skipping the store when the word was not 0
+ * already would save a locked instruction but cost a compare-and-swap loop
+ * instead of `lock or`: more instructions.) The exchange is acq_rel: its
+ * acquire makes the messages before each bit it took visible (the senders'
+ * release of the stamps precede their fetch_or).
  * A bit taken before its message is seen only costs a look at a queue.
  */
 

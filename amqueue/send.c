@@ -347,15 +347,6 @@ static int __attribute__((noinline))
 send_cell_slow(pshm_ctx_t *ctx, amq_sq_t *sq, unsigned handler, unsigned flags, unsigned nargs,
                const uint32_t *args)
 {
-    /* A wide layout's fast path (avail stays 0 there, so that the inline
-     * one at P < AMQ_WIDE_MIN tests nothing more): the cell as amq_send
-     * posts it, then the bell. wavail is 0 with threads, to self and while
-     * the queue is prepared (prepare.c). */
-    if (PSHM_LIKELY(sq->wavail != 0)) {
-        amq_post_cell_w(sq, AMQ_META(handler, nargs, AMQ_SHORT, 0), args, nargs, true, true);
-        amq_ring(sq);
-        return 0;
-    }
     return send_slow(ctx, sq, handler, AMQ_SHORT, NULL, 0, NULL, 0, flags, nargs, args, false,
                      4u * nargs, false);
 }
@@ -396,6 +387,17 @@ amq_send(pshm_ctx_t *ctx, amq_sq_t *sq, pshm_token_t *t, unsigned handler, int c
             if (t != NULL)
                 t->state = AMQ_TOK_REPLIED;
             amq_post_cell(sq, AMQ_META(handler, nargs, AMQ_SHORT, 0), args, nargs, true);
+            return 0;
+        }
+        /* A wide layout's (avail stays 0 there, so that P < AMQ_WIDE_MIN
+         * tests nothing more until its room runs out): the same cell, then
+         * the bell; a line known free to start, or the open line, which
+         * needs none (not while prepared: the prepare ended the line). */
+        if (PSHM_LIKELY(sq->wfast) && (sq->wavail != 0 || amq_mid(sq)) && !sq->prepared) {
+            if (t != NULL)
+                t->state = AMQ_TOK_REPLIED;
+            amq_post_cell_w(sq, AMQ_META(handler, nargs, AMQ_SHORT, 0), args, nargs, true, true);
+            amq_ring(sq);
             return 0;
         }
         return t != NULL ? reply_cell_slow(t, handler, flags, nargs, args)
