@@ -277,10 +277,8 @@ typedef struct amq_sq {
     struct amq_pool *pool; /* this process's pool of the network (prepare.c) */
     int dlocal, net;   /* destination's supernode rank, network */
     bool prepared;     /* its next line is reserved by a prepare (prepare.c) */
-    /* Wide layout (to another process): `avail` stays 0, and `wavail`
-     * counts as it would for send_cell_slow's fast path; the
-     * destination's bell word and this queue's bit in it (else NULL). */
-    uint32_t wavail;
+    /* Wide layout (to another process): the destination's bell word and
+     * this queue's bit in it (else NULL; amq_ring). */
     bool wfast;        /* wide, without threads, to another process */
     _Atomic uint64_t *bell;
     uint64_t bellbit;
@@ -670,11 +668,9 @@ static inline void amq_ring(const amq_sq_t *sq)
 
 /* Posts a cell message at sq->slot (its line open, or room checked for a
  * line it starts) and moves to the next cell, or line after the last.
- * `fast`: the send's fast path, whose line start takes one of `avail`
- * (of `wavail` when `wide`). */
+ * `fast`: the send's fast path, whose line start takes one of `avail`. */
 static inline __attribute__((always_inline)) void
-amq_post_cell_w(amq_sq_t *sq, uint32_t meta, const uint32_t *args, unsigned nargs, bool fast,
-                bool wide)
+amq_post_cell(amq_sq_t *sq, uint32_t meta, const uint32_t *args, unsigned nargs, bool fast)
 {
     amq_cell_t *c = (amq_cell_t *)sq->slot;
     const uintptr_t at = (uintptr_t)c & (AMQ_LINE - 1);
@@ -687,9 +683,7 @@ amq_post_cell_w(amq_sq_t *sq, uint32_t meta, const uint32_t *args, unsigned narg
          * release of cell 0 below, which it takes first. */
         for (unsigned k = 1; k < AMQ_CELLS; k++)
             atomic_store_explicit(&c[k].stamp, seq - 1, memory_order_relaxed);
-        if (fast && wide)
-            sq->wavail--;
-        else if (fast)
+        if (fast)
             sq->avail--;
     }
     c->meta = meta;
@@ -703,12 +697,6 @@ amq_post_cell_w(amq_sq_t *sq, uint32_t meta, const uint32_t *args, unsigned narg
         amq_next_line(sq, (char *)c - at);
     else
         sq->slot = (char *)(c + 1);
-}
-
-static inline __attribute__((always_inline)) void
-amq_post_cell(amq_sq_t *sq, uint32_t meta, const uint32_t *args, unsigned nargs, bool fast)
-{
-    amq_post_cell_w(sq, meta, args, nargs, fast, false);
 }
 
 /* A slot comes next (it starts a line): if the line is open, a skip mark
@@ -734,11 +722,7 @@ static inline void amq_avail_set(const struct amq *q, amq_sq_t *sq, bool open)
 {
     uint32_t avail = q->l.depth + 1 + sq->cached - sq->seq - open;
 
-    if (q->threads || sq->dlocal == q->me)
-        return;
-    if (q->l.wide)
-        sq->wavail = avail <= q->l.depth ? avail : 0;
-    else
+    if (!q->threads && sq->dlocal != q->me)
         sq->avail = avail <= q->l.depth ? avail : 0;
 }
 static inline void amq_avail_update(const struct amq *q, amq_sq_t *sq)

@@ -159,12 +159,9 @@ int amq_init(pshm_ctx_t *ctx, void *region, uint64_t len)
             amq_sq_t *sq = &q->sq[n][p];
             sq->seq = 1;
             sq->cached = 0;
-            /* Messages to self always take the slow path (amq_self_posted);
-             * so does every send of a wide layout, whose fast path is
-             * send_cell_slow's (wavail). */
-            sq->avail = q->threads || p == (unsigned)me || l.wide ? 0 : l.depth;
+            /* Messages to self always take the slow path (amq_self_posted). */
+            sq->avail = q->threads || p == (unsigned)me ? 0 : l.depth;
             sq->wfast = !q->threads && p != (unsigned)me && l.wide;
-            sq->wavail = sq->wfast ? l.depth : 0;
             sq->ctl = (amq_ctl_t *)(rb + l.off_ctl + j * l.cstride);
             sq->slot = rb + l.off_rows + j * AMQ_LINE;
             sq->end = sq->slot + l.ring;

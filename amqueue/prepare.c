@@ -269,7 +269,7 @@ prepare(pshm_ctx_t *ctx, const char *fn, amq_sq_t *sq, pshm_token_t *tok, int ca
     if (q->threads)
         amq_lock(&sq->lock);
     else
-        sq->avail = sq->wavail = 0; /* the fast paths leave this queue alone until the commit */
+        sq->avail = 0; /* the fast paths leave this queue alone until the commit */
     /* What prep_release needs if the reservation fails. */
     prep_claim(tok != NULL ? prep_key(tok, true, cat) : prep_key(ctx, false, cat), sq, sz, nargs,
                size);
@@ -437,6 +437,7 @@ commit_post(pshm_token_t *tok, bool reply, unsigned handler, size_t nbytes)
     if (PSHM_UNLIKELY(prep.avail == PREP_SLOW))
         return commit_end(reply ? tok : NULL, sq, s);
     amq_publish(sq, s);
+    amq_ring(sq);
     if (reply) {
         tok->state = AMQ_TOK_REPLIED;
         amq_tls.prep_tok = NULL;

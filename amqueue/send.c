@@ -275,6 +275,7 @@ send_chunk_fast(amq_sq_t *sq, unsigned handler, const void *buf, uint64_t nbytes
     put_data((unsigned char *)sq->pool->base + off + AMQ_CHUNK_HDR, nargs, args, buf, nbytes,
              AMQ_MEDIUM, false, pad);
     post(sq, handler, AMQ_MEDIUM, true, off, buf, nbytes, 0, nargs, args, AMQ_META_PAD(pad));
+    amq_ring(sq);
     return true;
 }
 
@@ -331,7 +332,7 @@ out:
         amq_unlock(&sq->lock);
     } else {
         amq_avail_update(q, sq);
-        if ((q->l.wide ? sq->wavail : sq->avail) == 0 && sq->dlocal != q->me && amq_mid(sq)) {
+        if (sq->avail == 0 && sq->dlocal != q->me && amq_mid(sq)) {
             (void)amq_room(sq, q->l.depth);
             amq_avail_update(q, sq);
         }
@@ -387,16 +388,16 @@ amq_send(pshm_ctx_t *ctx, amq_sq_t *sq, pshm_token_t *t, unsigned handler, int c
             if (t != NULL)
                 t->state = AMQ_TOK_REPLIED;
             amq_post_cell(sq, AMQ_META(handler, nargs, AMQ_SHORT, 0), args, nargs, true);
+            amq_ring(sq); /* a wide layout's bell: one test below AMQ_WIDE_MIN */
             return 0;
         }
-        /* A wide layout's (avail stays 0 there, so that P < AMQ_WIDE_MIN
-         * tests nothing more until its room runs out): the same cell, then
-         * the bell; a line known free to start, or the open line, which
-         * needs none (not while prepared: the prepare ended the line). */
-        if (PSHM_LIKELY(sq->wfast) && (sq->wavail != 0 || amq_mid(sq)) && !sq->prepared) {
+        /* A wide layout's queues are short (a line at P = 256 by default):
+         * a cell in the open line needs no room (not while prepared: the
+         * prepare ended the line), where avail is 0 until the line ends. */
+        if (sq->wfast && amq_mid(sq) && !sq->prepared) {
             if (t != NULL)
                 t->state = AMQ_TOK_REPLIED;
-            amq_post_cell_w(sq, AMQ_META(handler, nargs, AMQ_SHORT, 0), args, nargs, true, true);
+            amq_post_cell(sq, AMQ_META(handler, nargs, AMQ_SHORT, 0), args, nargs, false);
             amq_ring(sq);
             return 0;
         }
@@ -418,6 +419,7 @@ amq_send(pshm_ctx_t *ctx, amq_sq_t *sq, pshm_token_t *t, unsigned handler, int c
         if (cat == AMQ_LONG && nbytes)
             memcpy(ldst, buf, nbytes);
         post(sq, handler, cat, false, 0, buf, nbytes, raddr, nargs, args, 0);
+        amq_ring(sq);
         rc = 0;
     } else if (cat == AMQ_MEDIUM && send_chunk_fast(sq, handler, buf, nbytes, nargs, args, dsz)) {
         rc = 0;
