@@ -25,7 +25,7 @@
  *                             the last AMQ_JOB_BYTES of p's request pool
  *                             are p's copy job (synergy.c), not carved
  *
- * A wide layout (P >= AMQ_WIDE_MIN = 4; amq_layout_t.wide) puts before the
+ * A wide layout (P >= AMQ_WIDE_MIN = 8; amq_layout_t.wide) puts before the
  * rows of a receiver's block, instead of row 0:
  *       line 0: the bell line: `armed` (u32 at byte 0), stored 1 by the
  *               receiver before it reads the bell words, 0 by a sender

@@ -87,7 +87,7 @@ typedef struct pshm_cfg {
  * (amqueue/amq_internal.h; chosen by instruction counts, see
  * docs/amnet-design.md); -DPSHM_AM_WIDE_MIN=N moves it, for measurements. */
 #ifndef PSHM_AM_WIDE_MIN
-#define PSHM_AM_WIDE_MIN 4u
+#define PSHM_AM_WIDE_MIN 8u
 #endif
 /* The lines a receiver's queues of one network hold by default in a wide
  * layout, shared out among its senders. */

@@ -27,7 +27,7 @@ const env_desc_t pshm_env_vars[] = {
     {"GASNET_MAX_SEGSIZE", "0.85/h",
      "size (4K..; K/M/G/T) or fraction 0<f<=1 of physical memory, optional /p or /h",
      "largest segment a process may create; /h divides it among the processes of the host"},
-    {"GASNET_PSHMNET_QUEUE_DEPTH", "64 below 4 processes, 256 / (P - 1) from there (1..64)",
+    {"GASNET_PSHMNET_QUEUE_DEPTH", "64 below 8 processes, 256 / (P - 1) from there (1..64)",
      "1..65536", "lines of the queue of each ordered pair of processes, per network"},
     {"GASNET_PSHMNET_QUEUE_MEMORY", "1M", "128K..physical memory (K/M/G suffixes)",
      "payload pool of each process for Medium and Long messages"},

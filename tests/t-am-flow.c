@@ -69,7 +69,7 @@ int main(int argc, char **argv)
     pshm_handler_entry_t tab[] = {{H_REQ, req, 1}, {H_REP, rep, 1}, {H_CNT, cnt, 1}};
     CHECK_OK(pshm_am_register(ctx, tab, 3));
     int me = pshm_rank(ctx), np = pshm_size(ctx);
-    /* 4 processes: a wide layout (bells); t-am-flow-narrow's 3: the scan. */
+    /* 4 processes: the scan; t-am-flow-wide's 8: a wide layout (bells). */
     CHECK(np == NP && ctx->amq->l.wide == (NP >= PSHM_AM_WIDE_MIN));
     big = malloc(65536);
     CHECK(big != NULL);

@@ -196,7 +196,8 @@ int main(int argc, char **argv)
                                   {H_REP, rep, 1}};
     CHECK_OK(pshm_am_register(ctx, tab, sizeof tab / sizeof tab[0]));
     int me = pshm_rank(ctx), np = pshm_size(ctx);
-    /* P = 4: a wide layout (bells, packed consumer counts); 3 is not. */
+    /* P = 4: the scan; t-am-pack-wide's 8: a wide layout (bells, packed
+     * consumer counts). */
     CHECK(np == NP && ctx->amq->l.wide == (NP >= PSHM_AM_WIDE_MIN) && ctx->amq->l.depth == DEPTH);
     for (int i = 0; i < AMQ_NETS * np; i++) /* nothing has moved yet */
         CHECK(atomic_load(&ctx->amq->rq[i].seq) == 1 && ctx->amq->sq[i / np][i % np].seq == 1);

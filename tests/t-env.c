@@ -189,7 +189,8 @@ static void test_load(void)
     CHECK(c.max_segsize.bytes == 0 && c.max_segsize.fraction == 0.85 && c.max_segsize.per == 'h');
     CHECK(c.queue_depth == 0); /* not set: pshm_queue_depth's default for P */
     CHECK(pshm_queue_depth(2, 0) == PSHM_QUEUE_DEPTH_DEFAULT && pshm_queue_depth(3, 0) == 64 &&
-          pshm_queue_depth(4, 0) == 64 && pshm_queue_depth(16, 0) == 17 &&
+          pshm_queue_depth(7, 0) == 64 && pshm_queue_depth(8, 0) == 36 &&
+          pshm_queue_depth(16, 0) == 17 &&
           pshm_queue_depth(64, 0) == 4 && pshm_queue_depth(256, 0) == 1 &&
           pshm_queue_depth(256, 7) == 7);
     CHECK(c.queue_memory == PSHM_QUEUE_MEMORY_DEFAULT);

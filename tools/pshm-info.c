@@ -391,7 +391,7 @@ static void print_text(void)
     if (getenv("GASNET_PSHMNET_QUEUE_DEPTH") != NULL)
         snprintf(depth, sizeof depth, "queue depth %u", I.plan.queue_depth);
     else
-        snprintf(depth, sizeof depth, "queue depth %u, 256 / (P - 1) from 4 processes",
+        snprintf(depth, sizeof depth, "queue depth %u, 256 / (P - 1) from 8 processes",
                  I.plan.queue_depth);
     printf("\nShared memory per job (%s, queue memory %s per process, %s)\n", depth,
            sz(a, I.plan.queue_memory), nodes);
