@@ -249,23 +249,18 @@ static inline void wide_put_back(struct amq *q, uint32_t w, uint64_t bits)
 
 /* Whether no incoming queue other than `rq` has a message (all of them,
  * the queues to self included). With bells (a wide layout), whether no
- * other queue rang: the bell words but rq's own bit, and the queues to
- * self, which do not ring. */
+ * queue rang since the bell words were taken (the bell line's word still
+ * 1: a ring of rq's own sender counts too, and ends the batch, whose bit
+ * then goes back), and the queues to self, which do not ring. The queues
+ * whose bits wide_serve took and has not served yet are not seen: it
+ * serves them in the same call, up to AMQ_POLL_MAX messages. */
 static bool __attribute__((noinline)) alone(const pshm_ctx_t *ctx, const amq_rq_t *rq)
 {
     const struct amq *q = ctx->amq;
 
-    if (q->bells != NULL) {
-        const size_t i = (size_t)(rq - q->rq);
-        for (uint32_t w = 0; w < q->l.nbell; w++) {
-            uint64_t v = atomic_load_explicit(&q->bells[w], memory_order_relaxed);
-            if (w == i / 64)
-                v &= ~(1ull << (i % 64));
-            if (v != 0)
-                return false;
-        }
-        return !rq_hit(q->rq) && !rq_hit(q->rq + 2 * q->P - 1);
-    }
+    if (q->bells != NULL)
+        return atomic_load_explicit(q->armed, memory_order_relaxed) != 0 && !rq_hit(q->rq) &&
+               !rq_hit(q->rq + 2 * q->P - 1);
     for (const amq_rq_t *r = q->rq, *end = q->rq + 2 * q->P; r < end; r++)
         if (r != rq && rq_hit(r))
             return false;
