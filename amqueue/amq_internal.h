@@ -25,12 +25,33 @@
  *                             the last AMQ_JOB_BYTES of p's request pool
  *                             are p's copy job (synergy.c), not carved
  *
+ * A wide layout (P >= AMQ_WIDE_MIN = 8; amq_layout_t.wide) puts before the
+ * rows of a receiver's block, instead of row 0:
+ *       line 0: the bell line: `armed` (u32 at byte 0), stored 1 by the
+ *               receiver before it reads the bell words, 0 by a sender
+ *               whose bit made a bell word non-zero (and by the receiver
+ *               when it puts bits back); the rest unused
+ *       lines 1..: nbell = ceil(2 P / 64) bell words (u64): bit i for
+ *               incoming queue i in the receiver's order (amq_rq_t: REP
+ *               self, REP others, REQ others, REQ self; the queues to self
+ *               never ring), set by that queue's sender with fetch_or,
+ *               taken by the receiver with exchange
+ *       then:   the 2 P consumer counts packed, 4 bytes apart (queue j at
+ *               j * 4, written only by the receiver), in whole lines
+ *     then the depth rows as above (rstride = off_rows + depth * row).
+ *     The protocol and its fences: poll.c, before wide_busy. The idle poll
+ *     reads the bell line's word as it would a queue's stamp, so it costs
+ *     what it costs at P = 2 at any P; the queues' depth when not set is
+ *     256 / (P - 1) lines (pshm_queue_depth), so the queues grow with P.
+ *
  * Networks: AMQ_REP = 0, AMQ_REQ = 1, so that a pass over the networks in
  * index order serves replies before requests.
  *
  * Size (bytes, usable area; add the 4096-byte header page for the object):
  *   page_up(L + L*P*R + P*(depth+1)*(2*P+1)*L) + 2*P*page_up(memory)
- *   rounded up to a page; L = cache line (64), R = ceil(log2 P).
+ *   rounded up to a page; L = cache line (64), R = ceil(log2 P); a wide
+ *   layout's receiver block is L * (1 + ceil(2P/64 * 8 / L) + ceil(2P * 4 / L)
+ *   + depth * (2P + 1)) instead of (depth+1)*(2*P+1)*L.
  */
 #ifndef PSHM_AMQ_INTERNAL_H
 #define PSHM_AMQ_INTERNAL_H
@@ -151,7 +172,9 @@ static inline uint64_t amq_medium_pad(uintptr_t src, unsigned nargs)
 
 /* Consumer line of a queue: the number of LINES the receiver has finished
  * with (every handler of their messages returned; a line it is in the
- * middle of is not counted), stored with release by the receiver only. */
+ * middle of is not counted), stored with release by the receiver only.
+ * In a wide layout the counts are packed 4 bytes apart: only `consumed`
+ * is ever accessed through this type. */
 typedef struct amq_ctl {
     _Atomic uint32_t consumed;
     unsigned char pad[AMQ_LINE - 4];
@@ -191,12 +214,22 @@ _Static_assert(sizeof(amq_chunk_t) == AMQ_CHUNK_HDR, "chunk header");
  * pool must hold one. */
 #define AMQ_CHUNK_MAX PSHM_ALIGN_UP(AMQ_CHUNK_HDR + 4 * PSHM_AM_MAX_ARGS + 56 + PSHM_AM_MEDIUM_MAX, AMQ_LINE)
 
+/* The wide layout from this many processes on (amq_layout): the idle
+ * poll reads the bells, not 2 (P - 1) stamps (base/base.h). */
+#define AMQ_WIDE_MIN PSHM_AM_WIDE_MIN
+
 typedef struct amq_layout {
     unsigned nprocs, rounds;
+    /* depth: lines of one queue (pshm_queue_depth of the setting) */
     uint32_t depth;
+    bool wide;      /* P >= AMQ_WIDE_MIN */
+    uint32_t nbell; /* wide: bell words (line 1 on of a receiver's block) */
     /* row: bytes from line k to line k + 1 of a queue (2 P + 1 lines); ring:
-     * depth * row; rstride: bytes of a receiver's block. */
-    uint64_t off_bar, off_q, row, ring, rstride, off_pool, poolsz, total;
+     * depth * row; rstride: bytes of a receiver's block; in a block,
+     * off_ctl: the first consumer count, cstride apart (a line, or 4 bytes
+     * in a wide layout), off_rows: line 0 of queue 0. */
+    uint64_t off_bar, off_q, row, ring, rstride, off_ctl, cstride, off_rows, off_pool, poolsz,
+        total;
 } amq_layout_t;
 
 int amq_layout(unsigned nprocs, uint32_t depth, uint64_t memory, amq_layout_t *l);
@@ -244,6 +277,12 @@ typedef struct amq_sq {
     struct amq_pool *pool; /* this process's pool of the network (prepare.c) */
     int dlocal, net;   /* destination's supernode rank, network */
     bool prepared;     /* its next line is reserved by a prepare (prepare.c) */
+    /* Wide layout (to another process): the destination's bell word and
+     * this queue's bit in it (else NULL; amq_ring). */
+    bool wfast;        /* wide, without threads, to another process */
+    _Atomic uint64_t *bell;
+    uint64_t bellbit;
+    _Atomic uint32_t *armed; /* the destination's bell line */
 } amq_sq_t;
 
 /* Receiver's private state of one incoming queue: the stamp expected next
@@ -260,6 +299,8 @@ typedef struct amq_rq {
     uint32_t who;
 } amq_rq_t;
 _Static_assert(sizeof(amq_rq_t) == 16, "one pointer and the stamp per queue");
+/* The who of a wide layout's bell entries (struct amq: bellq). */
+#define AMQ_WHO_BELL UINT32_MAX
 #define AMQ_WHO_NET(w) ((int)((w) & 1u))
 #define AMQ_WHO_SRC(w) ((int)((w) >> 1))
 
@@ -367,6 +408,13 @@ struct amq {
                                * j = net * P + sender at inq + j * L, its line k at
                                * inq + (1 + k) * row + j * L */
     amq_lock_t *rlock[AMQ_NETS]; /* with threads: the incoming queues' locks */
+    /* A wide layout without threads (else NULL): my bell line's word, my
+     * nbell bell words, and what the idle scan reads instead of the
+     * queues (scan_lo: bellq[0] hits when the bell line's word is 0,
+     * bellq[1] never; see poll.c). */
+    _Atomic uint32_t *armed;
+    _Atomic uint64_t *bells;
+    amq_rq_t bellq[2];
     amq_pool_t pool[AMQ_NETS];
     amq_job_t *job;           /* mine (synergy.c) */
     amq_lock_t job_lock;      /* held by the thread that owns the open job */
@@ -603,6 +651,19 @@ static inline void amq_publish(amq_sq_t *sq, amq_slot_t *s)
      * payload are visible before the receiver can see the stamp. */
     atomic_store_explicit(&s->stamp, sq->seq, memory_order_release);
     amq_next_line(sq, (char *)s);
+}
+
+/* Rings the destination's bell once a message (or a skip mark) is
+ * published on sq: a wide layout's receiver looks only at the queues
+ * whose bits are set. Release: the stamps stored before are visible to
+ * the receiver's acquire exchange of the word (poll.c). A locked RMW per
+ * message, wide layouts only. */
+static inline void amq_ring(const amq_sq_t *sq)
+{
+    if (sq->bell != NULL) {
+        atomic_fetch_or_explicit(sq->bell, sq->bellbit, memory_order_seq_cst);
+        atomic_store_explicit(sq->armed, 0, memory_order_seq_cst);
+    }
 }
 
 /* Posts a cell message at sq->slot (its line open, or room checked for a

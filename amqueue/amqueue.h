@@ -15,7 +15,7 @@ struct pshm_ctx;
 
 /* Bumped whenever the region's layout or the meaning of its words changes:
  * ranks compare it at init (a mismatch is an error, not a corruption). */
-#define AMQ_LAYOUT_VERSION 7u
+#define AMQ_LAYOUT_VERSION 8u
 
 /* ctx->am_nargs of a handler: registered with PSHM_AM_ANY_NARGS, or not. */
 #define AMQ_NARGS_ANY 0xfeu

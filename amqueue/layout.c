@@ -26,6 +26,8 @@ int amq_layout(unsigned nprocs, uint32_t depth, uint64_t memory, amq_layout_t *l
     if (nprocs == 0 || nprocs > (1u << 20))
         return pshm_err(-EINVAL, "active-message network: %u processes is out of range "
                         "(1..%u)", nprocs, 1u << 20);
+    /* 0: not set, the default for P. */
+    depth = pshm_queue_depth(nprocs, depth);
     if (depth < PSHM_QUEUE_DEPTH_MIN || depth > PSHM_QUEUE_DEPTH_MAX)
         return pshm_err(-EINVAL, "active-message network: queue depth %u is out of range "
                         "(%u..%u); set GASNET_PSHMNET_QUEUE_DEPTH within it", depth,
@@ -45,8 +47,19 @@ int amq_layout(unsigned nprocs, uint32_t depth, uint64_t memory, amq_layout_t *l
      * 64 / gcd(2 P, 64) of them (16 at P = 2, 1 at P = 32), where its
      * lines evicted one another (README.PSHM section 13). */
     l->row = (2ull * nprocs + 1) * AMQ_LINE;
-    l->ring = (uint64_t)depth * l->row;
-    l->rstride = l->ring + l->row;
+    l->wide = nprocs >= AMQ_WIDE_MIN;
+    if (l->wide) {
+        l->nbell = (uint32_t)((2ull * nprocs + 63) / 64);
+        l->off_ctl = AMQ_LINE + PSHM_ALIGN_UP((uint64_t)l->nbell * 8, AMQ_LINE);
+        l->cstride = sizeof(uint32_t);
+        l->off_rows = l->off_ctl + PSHM_ALIGN_UP(2ull * nprocs * sizeof(uint32_t), AMQ_LINE);
+    } else {
+        l->off_ctl = 0;
+        l->cstride = AMQ_LINE;
+        l->off_rows = l->row;
+    }
+    l->ring = (uint64_t)l->depth * l->row;
+    l->rstride = l->off_rows + l->ring;
     bar = (uint64_t)nprocs * l->rounds * AMQ_LINE;
     l->off_q = l->off_bar + bar;
     if (memory > UINT64_MAX / 4)
@@ -142,15 +155,25 @@ int amq_init(pshm_ctx_t *ctx, void *region, uint64_t len)
         for (unsigned p = 0; p < P; p++) {
             /* Outgoing: column n * P + me of receiver p's block. */
             char *rb = (char *)region + l.off_q + (uint64_t)p * l.rstride;
-            uint64_t col = ((uint64_t)n * P + (unsigned)me) * AMQ_LINE;
+            uint64_t j = (uint64_t)n * P + (unsigned)me;
             amq_sq_t *sq = &q->sq[n][p];
             sq->seq = 1;
             sq->cached = 0;
             /* Messages to self always take the slow path (amq_self_posted). */
             sq->avail = q->threads || p == (unsigned)me ? 0 : l.depth;
-            sq->ctl = (amq_ctl_t *)(rb + col);
-            sq->slot = rb + l.row + col;
+            sq->wfast = !q->threads && p != (unsigned)me && l.wide;
+            sq->ctl = (amq_ctl_t *)(rb + l.off_ctl + j * l.cstride);
+            sq->slot = rb + l.off_rows + j * AMQ_LINE;
             sq->end = sq->slot + l.ring;
+            if (l.wide && p != (unsigned)me) {
+                /* My queue's bit in p's bells: its index in p's incoming
+                 * array (amq_init's order below, seen from p). */
+                unsigned i = n == AMQ_REP ? ((unsigned)me < p ? (unsigned)me + 1 : (unsigned)me)
+                                          : P + ((unsigned)me < p ? (unsigned)me : (unsigned)me - 1);
+                sq->bell = (_Atomic uint64_t *)(rb + AMQ_LINE) + i / 64;
+                sq->bellbit = 1ull << (i % 64);
+                sq->armed = (_Atomic uint32_t *)rb;
+            }
             sq->row = l.row;
             sq->ring = l.ring;
             sq->dlocal = (int)p;
@@ -168,10 +191,10 @@ int amq_init(pshm_ctx_t *ctx, void *region, uint64_t len)
         else
             p = k == P - 1 ? (unsigned)me : k < (unsigned)me ? k : k + 1;
         atomic_init(&r->seq, 1);
-        atomic_init(&r->s, (amq_slot_t *)(q->inq + l.row + ((uint64_t)n * P + p) * AMQ_LINE));
+        atomic_init(&r->s, (amq_slot_t *)(q->inq + l.off_rows + ((uint64_t)n * P + p) * AMQ_LINE));
         r->who = p << 1 | n;
-        q->rqx[i].ctl = (amq_ctl_t *)(q->inq + ((uint64_t)n * P + p) * AMQ_LINE);
-        q->rqx[i].end = (char *)q->rqx[i].ctl + l.row + l.ring;
+        q->rqx[i].ctl = (amq_ctl_t *)(q->inq + l.off_ctl + ((uint64_t)n * P + p) * l.cstride);
+        q->rqx[i].end = q->inq + l.off_rows + ((uint64_t)n * P + p) * AMQ_LINE + l.ring;
         q->rqx[i].pool = (char *)region + l.off_pool + ((uint64_t)p * AMQ_NETS + n) * l.poolsz;
         q->rqx[i].tok = (pshm_token_t){ctx, &q->sq[AMQ_REP][p], ctx->nm.members[p], (int)p,
                                        (uint8_t)n, n == AMQ_REQ ? 0 : AMQ_TOK_NOREPLY};
@@ -181,6 +204,20 @@ int amq_init(pshm_ctx_t *ctx, void *region, uint64_t len)
     all = q->threads || P == 1;
     ctx->scan_lo = all ? q->rq : q->rq + 1;
     ctx->scan_hi = all ? q->rq + 2 * P : q->rq + 2 * P - 1;
+    /* A wide layout's idle poll reads the bells instead (poll.c); with
+     * threads it scans every queue, and the bells are left to ring. */
+    if (l.wide && !q->threads) {
+        static amq_slot_t never; /* stamp 0: bellq[1] expects 1 */
+        q->armed = (_Atomic uint32_t *)q->inq;
+        q->bells = (_Atomic uint64_t *)(q->inq + AMQ_LINE);
+        atomic_init(&q->bellq[0].s, (amq_slot_t *)q->inq);
+        atomic_init(&q->bellq[0].seq, 0);
+        atomic_init(&q->bellq[1].s, &never);
+        atomic_init(&q->bellq[1].seq, 1);
+        q->bellq[0].who = q->bellq[1].who = AMQ_WHO_BELL;
+        ctx->scan_lo = q->bellq;
+        ctx->scan_hi = q->bellq + 2;
+    }
     for (int r = 0; r < ctx->size; r++)
         ctx->req_sq[r] = ctx_local(ctx, r) < 0 ? NULL : &q->sq[AMQ_REQ][ctx_local(ctx, r)];
     /* My copy job: the request pool's last lines, never carved. */

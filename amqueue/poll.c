@@ -3,7 +3,8 @@
  *
  * The idle cost of a poll is one load per incoming queue of the other
  * processes (2 (P - 1)), of the slot the receiver expects next: a line that
- * stays in its cache until the sender writes it. All consumer state is
+ * stays in its cache until the sender writes it; from AMQ_WIDE_MIN
+ * processes on, one load of the bell line (wide_busy). All consumer state is
  * private (amq_rq_t); the shared consumer count is written once per visit
  * of a queue, never read here.
  */
@@ -237,10 +238,29 @@ static inline bool rq_hit(const amq_rq_t *r)
            atomic_load_explicit(&r->seq, memory_order_relaxed);
 }
 
-/* Whether no incoming queue other than `rq` has a message (all of them,
- * the queues to self included). */
-static bool __attribute__((noinline)) alone(const struct amq *q, const amq_rq_t *rq)
+/* Puts bits of a wide layout's bell word w back, with the bell line's
+ * word 0, so that the next poll serves those queues (see wide_busy). */
+static inline void wide_put_back(struct amq *q, uint32_t w, uint64_t bits)
 {
+    /* Relaxed: this thread reads them again itself. */
+    atomic_fetch_or_explicit(&q->bells[w], bits, memory_order_relaxed);
+    atomic_store_explicit(q->armed, 0, memory_order_relaxed);
+}
+
+/* Whether no incoming queue other than `rq` has a message (all of them,
+ * the queues to self included). With bells (a wide layout), whether no
+ * queue rang since the bell words were taken (the bell line's word still
+ * 1: a ring of rq's own sender counts too, and ends the batch, whose bit
+ * then goes back), and the queues to self, which do not ring. The queues
+ * whose bits wide_serve took and has not served yet are not seen: it
+ * serves them in the same call, up to AMQ_POLL_MAX messages. */
+static bool __attribute__((noinline)) alone(const pshm_ctx_t *ctx, const amq_rq_t *rq)
+{
+    const struct amq *q = ctx->amq;
+
+    if (q->bells != NULL)
+        return atomic_load_explicit(q->armed, memory_order_relaxed) != 0 && !rq_hit(q->rq) &&
+               !rq_hit(q->rq + 2 * q->P - 1);
     for (const amq_rq_t *r = q->rq, *end = q->rq + 2 * q->P; r < end; r++)
         if (r != rq && rq_hit(r))
             return false;
@@ -424,7 +444,7 @@ static int poll_queue(pshm_ctx_t *ctx, amq_rq_t *rq, unsigned budget, unsigned m
         }
         /* The budget (at least 1) is checked after each message run. */
         if (PSHM_UNLIKELY(--left == 0)) {
-            if (granted >= max || !alone(q, rq)) {
+            if (granted >= max || !alone(ctx, rq)) {
                 atomic_store_explicit(&rq->s, s, memory_order_relaxed);
                 break;
             }
@@ -438,6 +458,14 @@ static int poll_queue(pshm_ctx_t *ctx, amq_rq_t *rq, unsigned budget, unsigned m
         amq_cur_token = outer_tok; /* a reply waiting for room runs reply handlers */
     amq_handler_leave();
     atomic_store_explicit(&rq->seq, seq, memory_order_relaxed);
+    if (PSHM_UNLIKELY(q->bells != NULL) &&
+        atomic_load_explicit(&atomic_load_explicit(&rq->s, memory_order_relaxed)->stamp,
+                             memory_order_relaxed) == seq) {
+        /* Messages left (a budget, a dropped one): this queue's bit goes
+         * back, as wide_busy's. */
+        const size_t i = (size_t)(rq - q->rq);
+        wide_put_back(q, (uint32_t)(i / 64), 1ull << (i % 64));
+    }
     if (seq != first)
         /* Lines finished: the one s is in is not (it may be mid-line).
          * Release: every read of these lines (handlers included) is done
@@ -685,6 +713,114 @@ static int __attribute__((noinline, cold)) poll_spent_public(pshm_ctx_t *ctx)
 }
 
 /*
+ * A wide layout's poll (P >= AMQ_WIDE_MIN, no threads). The receiver's
+ * block starts with its bell line (word `armed`) and its bell words: bit i
+ * stands for its incoming queue i (amq_rq_t's order: replies first). A
+ * sender, once it published a message or a skip mark, sets its queue's bit
+ * (amq_ring: fetch_or), then stores 0 into `armed`.
+ * The idle scan reads [scan_lo, scan_hi) as at P = 2, two entries: bellq[0]
+ * "hits" when `armed` is 0, bellq[1] never; so the idle poll costs what it
+ * costs at P = 2 at any P. Then wide_busy stores 1 into `armed`, reads the
+ * bell words, takes each one that is not 0 with an exchange and serves its
+ * queues; bits of the queues it leaves messages in (a batch cut by its
+ * budget or the call's, a network not served now, a message dropped) go
+ * back (fetch_or, and `armed` 0 again).
+ * Why no message is missed: the store of 1, the loads of the words and the
+ * senders' fetch_or and store of 0 are seq_cst (on x86-64: xchg, mov,
+ * lock or, xchg). A word the receiver reads without a sender's bit was
+ * read before that fetch_or in the single total order, so the receiver's
+ * store of 1 came before the sender's store of 0, which leaves `armed` 0:
+ * the next poll looks again. (Skipping the store when the word was not 0
+ * already would save a locked instruction but cost a compare-and-swap loop
+ * instead of `lock or`: more instructions.) The exchange is acq_rel: its
+ * acquire makes the messages before each bit it took visible (the senders'
+ * release of the stamps precede their fetch_or).
+ * A bit taken before its message is seen only costs a look at a queue.
+ */
+
+/* The general case of wide_busy: word w's bits x taken, the words after
+ * it still to look at. */
+static int __attribute__((noinline))
+wide_serve(pshm_ctx_t *ctx, unsigned netmask, uint32_t w, uint64_t x)
+{
+    struct amq *q = ctx->amq;
+    int total = 0, n;
+
+    for (;;) {
+        uint64_t back = 0;
+        while (x != 0) {
+            const uint64_t bit = x & (0 - x);
+            amq_rq_t *r = q->rq + w * 64 + (unsigned)__builtin_ctzll(x);
+            x ^= bit;
+            if (!(netmask >> AMQ_WHO_NET(r->who) & 1u)) {
+                back |= bit;
+                continue;
+            }
+            if (!rq_hit(r))
+                continue;
+            /* One message alone, or a batch (poll_queue: while alone(),
+             * and it puts the bit back if it leaves messages). */
+            n = poll_found(ctx, r);
+            if (PSHM_UNLIKELY(n < 0) || (total += n) >= (int)AMQ_POLL_MAX) {
+                if (back | x)
+                    wide_put_back(q, w, back | x);
+                return n < 0 ? n : total;
+            }
+        }
+        if (back != 0)
+            wide_put_back(q, w, back);
+        do {
+            if (++w >= q->l.nbell)
+                return total;
+        } while (atomic_load_explicit(&q->bells[w], memory_order_seq_cst) == 0);
+        x = atomic_exchange_explicit(&q->bells[w], 0, memory_order_acq_rel);
+    }
+}
+
+/* The bell line read 0: the queues whose bits are set are served. The
+ * common case, one bit in all the words (a ping-pong's), ends in a tail
+ * call to poll_found's path. */
+static int __attribute__((noinline)) wide_busy(pshm_ctx_t *ctx, unsigned netmask, bool public)
+{
+    struct amq *q = ctx->amq;
+    const uint32_t nw = q->l.nbell;
+    uint32_t w = 0, k;
+    uint64_t x;
+    amq_rq_t *r;
+
+    /* Credit below zero: inside a handler (pshm_poll is refused; a reply
+     * waiting for room polls the reply network, and every queue is
+     * scanned, as at P < AMQ_WIDE_MIN: the credit cannot tell of a
+     * message to self meanwhile, which rings nothing, and `armed` stays 0
+     * until the handler returns), or a message to self waits, or the
+     * paced liveness check is due (poll_spent, then the bells). */
+    if (PSHM_UNLIKELY(amq_tls.credit < 0)) {
+        int rc;
+        if (amq_in_handler)
+            return public ? poll_refused() : serve(ctx, netmask);
+        if ((rc = poll_spent(ctx, netmask, false)) < 0)
+            return rc;
+        atomic_store_explicit(q->armed, 1, memory_order_seq_cst);
+        return rc + wide_serve(ctx, netmask, 0, atomic_exchange_explicit(&q->bells[0], 0,
+                                                                         memory_order_acq_rel));
+    }
+    atomic_store_explicit(q->armed, 1, memory_order_seq_cst);
+    while (atomic_load_explicit(&q->bells[w], memory_order_seq_cst) == 0)
+        if (++w == nw)
+            return 0; /* a bit already taken, or the first poll */
+    x = atomic_exchange_explicit(&q->bells[w], 0, memory_order_acq_rel);
+    for (k = w + 1; k < nw; k++)
+        if (atomic_load_explicit(&q->bells[k], memory_order_seq_cst) != 0)
+            return wide_serve(ctx, netmask, w, x);
+    r = q->rq + w * 64 + (unsigned)__builtin_ctzll(x | 1ull << 63);
+    if ((x & (x - 1)) != 0 || (netmask != 3u && !(netmask >> AMQ_WHO_NET(r->who) & 1u)))
+        return wide_serve(ctx, netmask, w, x);
+    if (x == 0 || !rq_hit(r))
+        return 0;
+    return poll_found(ctx, r);
+}
+
+/*
  * The poll: one scan of the other processes' queues (both networks, one
  * dense array) per call; per queue one private pointer and stamp and one
  * load of a line that stays in this cache until its sender writes it, two
@@ -716,6 +852,8 @@ poll_inline(pshm_ctx_t *ctx, unsigned netmask, bool public)
 busy1:
     r++;
 busy:
+    if (PSHM_UNLIKELY(r->who == AMQ_WHO_BELL))
+        return wide_busy(ctx, netmask, public);
     return public ? poll_busy(ctx, (amq_rq_t *)r) : serve_found(ctx, netmask, (amq_rq_t *)r, false);
 }
 

@@ -415,6 +415,7 @@ static int __attribute__((noinline)) commit_end(pshm_token_t *tok, amq_sq_t *sq,
     if (prep.chunk != NULL)
         amq_chunk_done(prep.chunk);
     amq_publish(sq, s);
+    amq_ring(sq);
     if (tok != NULL)
         tok->state = AMQ_TOK_REPLIED;
     if (sq->dlocal == prep_ctx()->amq->me)
@@ -436,6 +437,7 @@ commit_post(pshm_token_t *tok, bool reply, unsigned handler, size_t nbytes)
     if (PSHM_UNLIKELY(prep.avail == PREP_SLOW))
         return commit_end(reply ? tok : NULL, sq, s);
     amq_publish(sq, s);
+    amq_ring(sq);
     if (reply) {
         tok->state = AMQ_TOK_REPLIED;
         amq_tls.prep_tok = NULL;

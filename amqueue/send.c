@@ -212,6 +212,9 @@ int amq_reserve(pshm_ctx_t *ctx, amq_sq_t *sq, unsigned flags, bool cell, bool s
         if (cell)
             return 0; /* the open line has a cell; a cell never spills */
         amq_end_line(sq);
+        /* The skip mark may be what the receiver must pass before this
+         * sender's next line has room: it hears of it now. */
+        amq_ring(sq);
     }
     /* Room to start line seq: seq - cached <= depth (unsigned, amq_sq_t). */
     while (sq->seq - sq->cached > q->l.depth && !amq_room(sq, q->l.depth)) {
@@ -272,6 +275,7 @@ send_chunk_fast(amq_sq_t *sq, unsigned handler, const void *buf, uint64_t nbytes
     put_data((unsigned char *)sq->pool->base + off + AMQ_CHUNK_HDR, nargs, args, buf, nbytes,
              AMQ_MEDIUM, false, pad);
     post(sq, handler, AMQ_MEDIUM, true, off, buf, nbytes, 0, nargs, args, AMQ_META_PAD(pad));
+    amq_ring(sq);
     return true;
 }
 
@@ -317,6 +321,7 @@ send_slow(pshm_ctx_t *ctx, amq_sq_t *sq, unsigned handler, int cat, const void *
     if (cat == AMQ_LONG && nbytes && !job)
         memcpy(ldst, buf, nbytes);
     post(sq, handler, cat, spill, off, buf, nbytes, raddr, nargs, args, job | AMQ_META_PAD(pad));
+    amq_ring(sq);
     if (sq->dlocal == q->me)
         amq_self_posted();
 out:
@@ -383,6 +388,17 @@ amq_send(pshm_ctx_t *ctx, amq_sq_t *sq, pshm_token_t *t, unsigned handler, int c
             if (t != NULL)
                 t->state = AMQ_TOK_REPLIED;
             amq_post_cell(sq, AMQ_META(handler, nargs, AMQ_SHORT, 0), args, nargs, true);
+            amq_ring(sq); /* a wide layout's bell: one test below AMQ_WIDE_MIN */
+            return 0;
+        }
+        /* A wide layout's queues are short (a line at P = 256 by default):
+         * a cell in the open line needs no room (not while prepared: the
+         * prepare ended the line), where avail is 0 until the line ends. */
+        if (sq->wfast && amq_mid(sq) && !sq->prepared) {
+            if (t != NULL)
+                t->state = AMQ_TOK_REPLIED;
+            amq_post_cell(sq, AMQ_META(handler, nargs, AMQ_SHORT, 0), args, nargs, false);
+            amq_ring(sq);
             return 0;
         }
         return t != NULL ? reply_cell_slow(t, handler, flags, nargs, args)
@@ -403,6 +419,7 @@ amq_send(pshm_ctx_t *ctx, amq_sq_t *sq, pshm_token_t *t, unsigned handler, int c
         if (cat == AMQ_LONG && nbytes)
             memcpy(ldst, buf, nbytes);
         post(sq, handler, cat, false, 0, buf, nbytes, raddr, nargs, args, 0);
+        amq_ring(sq);
         rc = 0;
     } else if (cat == AMQ_MEDIUM && send_chunk_fast(sq, handler, buf, nbytes, nargs, args, dsz)) {
         rc = 0;

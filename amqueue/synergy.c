@@ -281,6 +281,7 @@ int amq_copy_shared(pshm_ctx_t *ctx, int helper, void *dst, const void *src, uin
             s->meta = AMQ_META(0, 0, AMQ_HELP, 0) | meta;
             amq_publish(sq, s);
         }
+        amq_ring(sq); /* the slot, or the skip mark alone */
         if (q->threads)
             amq_unlock(&sq->lock);
         else

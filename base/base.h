@@ -59,7 +59,8 @@ typedef struct segsize_spec {
 
 typedef struct pshm_cfg {
     segsize_spec_t max_segsize;  /* GASNET_MAX_SEGSIZE, default "0.85/h" */
-    uint32_t queue_depth;        /* GASNET_PSHMNET_QUEUE_DEPTH */
+    uint32_t queue_depth;        /* GASNET_PSHMNET_QUEUE_DEPTH, 0 when not set
+                                  * (pshm_queue_depth: the default for P) */
     uint64_t queue_memory;       /* GASNET_PSHMNET_QUEUE_MEMORY, bytes */
     uint32_t supernode_max;      /* GASNET_SUPERNODE_MAXSIZE, 0 = no limit */
     int host_detect;             /* GASNET_HOST_DETECT */
@@ -82,6 +83,32 @@ typedef struct pshm_cfg {
 #define PSHM_QUEUE_DEPTH_DEFAULT 64u
 #define PSHM_QUEUE_DEPTH_MIN 1u
 #define PSHM_QUEUE_DEPTH_MAX 65536u
+/* The AM network's wide layout from this many processes of a supernode on
+ * (amqueue/amq_internal.h; chosen by instruction counts, see
+ * docs/amnet-design.md); -DPSHM_AM_WIDE_MIN=N moves it, for measurements. */
+#ifndef PSHM_AM_WIDE_MIN
+#define PSHM_AM_WIDE_MIN 8u
+#endif
+/* The lines a receiver's queues of one network hold by default in a wide
+ * layout, shared out among its senders. */
+#define PSHM_QUEUE_WIDE_LINES 256u
+
+/* Lines of each queue (one per sender, receiver and network) for P
+ * processes: GASNET_PSHMNET_QUEUE_DEPTH when set (`depth`, 0 when not),
+ * else PSHM_QUEUE_DEPTH_DEFAULT below PSHM_AM_WIDE_MIN processes and
+ * PSHM_QUEUE_WIDE_LINES / (P - 1) from there on, within 1..the default:
+ * the queues of a host then grow with P, not P^2. */
+static inline uint32_t pshm_queue_depth(unsigned P, uint32_t depth)
+{
+    uint32_t d;
+
+    if (depth != 0)
+        return depth;
+    if (P < PSHM_AM_WIDE_MIN)
+        return PSHM_QUEUE_DEPTH_DEFAULT;
+    d = PSHM_QUEUE_WIDE_LINES / (P - 1);
+    return d < 1 ? 1 : d > PSHM_QUEUE_DEPTH_DEFAULT ? PSHM_QUEUE_DEPTH_DEFAULT : d;
+}
 #define PSHM_QUEUE_MEMORY_DEFAULT (1ull << 20)
 #define PSHM_AM_MEDIUM_MAX 65536u
 #define PSHM_SYNERGY_MIN_DEFAULT (256ull << 10)

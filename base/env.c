@@ -27,8 +27,8 @@ const env_desc_t pshm_env_vars[] = {
     {"GASNET_MAX_SEGSIZE", "0.85/h",
      "size (4K..; K/M/G/T) or fraction 0<f<=1 of physical memory, optional /p or /h",
      "largest segment a process may create; /h divides it among the processes of the host"},
-    {"GASNET_PSHMNET_QUEUE_DEPTH", "64", "1..65536",
-     "message slots per ordered pair of processes"},
+    {"GASNET_PSHMNET_QUEUE_DEPTH", "64 below 8 processes, 256 / (P - 1) from there (1..64)",
+     "1..65536", "lines of the queue of each ordered pair of processes, per network"},
     {"GASNET_PSHMNET_QUEUE_MEMORY", "1M", "128K..physical memory (K/M/G suffixes)",
      "payload pool of each process for Medium and Long messages"},
     {"GASNET_SUPERNODE_MAXSIZE", "0", "0 (no limit) or 1..4096",
@@ -281,7 +281,7 @@ int env_load(pshm_cfg_t *out)
 
     memset(&c, 0, sizeof c);
     c.max_segsize = (segsize_spec_t){0, 0.85, 'h'};
-    c.queue_depth = PSHM_QUEUE_DEPTH_DEFAULT;
+    c.queue_depth = 0; /* not set: pshm_queue_depth gives the default for P */
     c.queue_memory = PSHM_QUEUE_MEMORY_DEFAULT;
     c.exit_timeout_ms = PSHM_EXIT_TIMEOUT_DEFAULT_MS;
     c.boot_timeout_ms = PSHM_BOOT_TIMEOUT_DEFAULT_MS;

@@ -80,7 +80,11 @@ static void fill(agree_rec_t *r, const pshm_cfg_t *cfg)
     snprintf(b, sizeof b, "%zu-bit %s-endian", 8 * sizeof(void *),
              *(const unsigned char *)&one ? "little" : "big");
     put_val(r->val[A_ABI], b);
-    snprintf(b, sizeof b, "%u", (unsigned)cfg->queue_depth);
+    /* Not set and set to the default are different layouts at P >= 8. */
+    if (cfg->queue_depth == 0)
+        snprintf(b, sizeof b, "not set");
+    else
+        snprintf(b, sizeof b, "%u", (unsigned)cfg->queue_depth);
     put_val(r->val[A_DEPTH], b);
     snprintf(b, sizeof b, "%llu", (unsigned long long)cfg->queue_memory);
     put_val(r->val[A_MEMORY], b);

@@ -346,7 +346,9 @@ static int attach_segsize(pshm_ctx_t *ctx, size_t asked, uint64_t region_len,
                         "the queues (GASNET_PSHMNET_QUEUE_DEPTH=%u, GASNET_PSHMNET_QUEUE_MEMORY=%s "
                         "per process)", ctx->nm.node_size,
                         pshm_fmt_size(q, sizeof q, region_len), s, lim ? ": " : "",
-                        lim ? lim : "", (unsigned)ctx->cfg.queue_depth,
+                        lim ? lim : "",
+                        (unsigned)pshm_queue_depth((unsigned)ctx->nm.node_size,
+                                                   ctx->cfg.queue_depth),
                         pshm_fmt_size(e, sizeof e, ctx->cfg.queue_memory));
     }
     if (rc < 0)

@@ -111,10 +111,10 @@ int pshm_host_plan(unsigned procs, pshm_host_plan_t *out)
         return pshm_err_prefix(rc, "pshm_host_plan");
     /* As pshm_init cuts the host (--disable-pshm: supernodes of one). */
     smax = PSHM_BACKEND_NONE ? 1 : cfg->supernode_max;
-    p.queue_depth = cfg->queue_depth;
     p.queue_memory = cfg->queue_memory;
     p.supernode_max = smax;
     p.node_size = smax > 0 && smax < procs ? smax : procs;
+    p.queue_depth = pshm_queue_depth(p.node_size, cfg->queue_depth);
     p.nodes = (procs + p.node_size - 1) / p.node_size;
     rc = pshm_am_network_size(p.node_size, cfg->queue_depth, (size_t)cfg->queue_memory,
                               &p.am_bytes);

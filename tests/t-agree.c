@@ -24,7 +24,7 @@ static const struct {
       "GASNET_PSHMNET_QUEUE_MEMORY differs across the job: rank 0 has \"1048576\", rank 1 has "
       "\"4194304\"; set it the same for every rank" },
     { "GASNET_PSHMNET_QUEUE_DEPTH", "256",
-      "GASNET_PSHMNET_QUEUE_DEPTH differs across the job: rank 0 has \"64\", rank 1 has "
+      "GASNET_PSHMNET_QUEUE_DEPTH differs across the job: rank 0 has \"not set\", rank 1 has "
       "\"256\"; set it the same for every rank" },
     { "GASNET_SUPERNODE_MAXSIZE", "1",
       "GASNET_SUPERNODE_MAXSIZE differs across the job: rank 0 has \"0\", rank 1 has \"1\"; "

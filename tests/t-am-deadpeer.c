@@ -18,7 +18,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#ifndef NP
 #define NP 3
+#endif
 struct shared {
     _Atomic int count, gen;
     _Atomic int done;    /* survivors that have checked */
@@ -92,9 +94,9 @@ static int child(struct shared *s, int rank, const char *tag)
     printf("rank %d: %s with rank 2 dead: %s\n", rank, rank == 0 ? "send" : "barrier",
            pshm_last_error());
     fflush(stdout);
-    /* Stay alive until the other survivor has seen rank 2 (not us) die. */
+    /* Stay alive until the other survivors have seen rank 2 (not us) die. */
     atomic_fetch_add(&s->done, 1);
-    for (long n = 0; atomic_load(&s->done) < 2 && n < 20000; n++) usleep(1000);
+    for (long n = 0; atomic_load(&s->done) < NP - 1 && n < 20000; n++) usleep(1000);
     _exit(T_PASS); /* the job cannot finalize collectively */
 }
 

@@ -62,10 +62,20 @@ int main(void)
     CHECK(n == want);
     CHECK_OK(pshm_am_network_size(1, 0, 0, &envsz));
     CHECK(envsz == want);
-    /* P = 4, depth 64, 1 MiB: R = 2 rounds, rows of 2 P + 1 lines. */
+    /* P = 3, depth 64, 1 MiB: R = 2 rounds, rows of 2 P + 1 lines, a
+     * consumer line per queue. */
+    CHECK_OK(pshm_am_network_size(3, 64, 1 << 20, &n));
+    uint64_t q = 64 + 64 * 3 * 2 + 3ull * 65 * (2 * 3 + 1) * 64;
+    CHECK(n == ((q + 4095) & ~4095ull) + 6ull * (1 << 20) + 4096);
+    /* P = 4, depth 64, 1 MiB: the same. */
     CHECK_OK(pshm_am_network_size(4, 64, 1 << 20, &n));
-    uint64_t q = 64 + 64 * 4 * 2 + 4ull * 65 * (2 * 4 + 1) * 64;
+    q = 64 + 64 * 4 * 2 + 4ull * 65 * (2 * 4 + 1) * 64;
     CHECK(n == ((q + 4095) & ~4095ull) + 8ull * (1 << 20) + 4096);
+    /* P = 8, a wide layout: a receiver's block has a bell line, a line of
+     * bell words, a line of packed consumer counts, then the queues. */
+    CHECK_OK(pshm_am_network_size(8, 64, 1 << 20, &n));
+    q = 64 + 64 * 8 * 3 + 8ull * (3 * 64 + 64 * (2 * 8 + 1) * 64);
+    CHECK(n == ((q + 4095) & ~4095ull) + 16ull * (1 << 20) + 4096);
     /* The parts add up to that size; the pools are 2 per process of
      * page_up(memory); 0 takes the environment's depth and memory. */
     pshm_am_network_parts_t pp;

@@ -85,13 +85,13 @@ int main(int argc, char **argv)
     CHECK_ERR(pshm_am_network_size(0, 0, 0, &sz), -EINVAL);
     CHECK_ERR(pshm_am_network_size(2, 65537, 0, &sz), -EINVAL);
     CHECK_ERR(pshm_am_network_size(2, 0, 4096, &sz), -EINVAL); MSG("GASNET_PSHMNET_QUEUE_MEMORY");
-    CHECK_ERR(pshm_am_network_size(1u << 20, 65536, (size_t)1 << 40, &sz), -EOVERFLOW);
+    CHECK_ERR(pshm_am_network_size(1u << 20, 65536, (size_t)1 << 42, &sz), -EOVERFLOW);
     pshm_am_network_parts_t parts;
     CHECK_ERR(pshm_am_network_parts(2, 0, 0, NULL), -EINVAL); MSG("pshm_am_network_parts");
     CHECK_ERR(pshm_am_network_parts(0, 0, 0, &parts), -EINVAL);
     CHECK_ERR(pshm_am_network_parts(2, 65537, 0, &parts), -EINVAL); MSG("queue depth 65537");
     CHECK_ERR(pshm_am_network_parts(2, 0, 4096, &parts), -EINVAL); MSG("GASNET_PSHMNET_QUEUE_MEMORY");
-    CHECK_ERR(pshm_am_network_parts(1u << 20, 65536, (size_t)1 << 40, &parts), -EOVERFLOW);
+    CHECK_ERR(pshm_am_network_parts(1u << 20, 65536, (size_t)1 << 42, &parts), -EOVERFLOW);
 
     /* Receiver side: rank 0 sends what rank 1 cannot run. */
     CHECK_OK(pshm_barrier(ctx));

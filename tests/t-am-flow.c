@@ -14,7 +14,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#ifndef NP
 #define NP 4
+#endif
 #define PER_PEER 60
 enum { H_REQ = 5, H_REP = 6, H_CNT = 7 };
 
@@ -67,6 +69,8 @@ int main(int argc, char **argv)
     pshm_handler_entry_t tab[] = {{H_REQ, req, 1}, {H_REP, rep, 1}, {H_CNT, cnt, 1}};
     CHECK_OK(pshm_am_register(ctx, tab, 3));
     int me = pshm_rank(ctx), np = pshm_size(ctx);
+    /* 4 processes: the scan; t-am-flow-wide's 8: a wide layout (bells). */
+    CHECK(np == NP && ctx->amq->l.wide == (NP >= PSHM_AM_WIDE_MIN));
     big = malloc(65536);
     CHECK(big != NULL);
     am_fill(big, 65536, (uint32_t)me);

@@ -16,7 +16,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#ifndef NP
 #define NP 4
+#endif
 #define N 3000
 #define DEPTH 2
 /* Lines before the stamps wrap past 2^32: 40 laps of the ring. */
@@ -152,7 +154,7 @@ static void send_one(int dest, uint32_t k)
         /* The line this slot goes in (the next one when the current is
          * open), one lap later: at bytes 16, 32, 48, args 2, 6 and 10. */
         amq_sq_t *sq = ctx->req_sq[dest];
-        uint32_t later = sq->seq + amq_mid(sq) + DEPTH;
+        uint32_t later = sq->seq + amq_mid(sq) + ctx->amq->l.depth;
         for (int i = 2; i < 12; i++) a[i] = k * 31u + (uint32_t)i;
         a[2] = a[6] = a[10] = later;
         CHECK_OK(pshm_am_request_short(ctx, dest, H_S12, 0, 12, a));
@@ -194,7 +196,9 @@ int main(int argc, char **argv)
                                   {H_REP, rep, 1}};
     CHECK_OK(pshm_am_register(ctx, tab, sizeof tab / sizeof tab[0]));
     int me = pshm_rank(ctx), np = pshm_size(ctx);
-    CHECK(np == NP && ctx->amq->l.depth == DEPTH);
+    /* P = 4: the scan; t-am-pack-wide's 8: a wide layout (bells, packed
+     * consumer counts). */
+    CHECK(np == NP && ctx->amq->l.wide == (NP >= PSHM_AM_WIDE_MIN) && ctx->amq->l.depth == DEPTH);
     for (int i = 0; i < AMQ_NETS * np; i++) /* nothing has moved yet */
         CHECK(atomic_load(&ctx->amq->rq[i].seq) == 1 && ctx->amq->sq[i / np][i % np].seq == 1);
     stamps_near_wrap();

@@ -187,7 +187,12 @@ static void test_load(void)
 {
     pshm_cfg_t c = load_good(NULL, NULL);
     CHECK(c.max_segsize.bytes == 0 && c.max_segsize.fraction == 0.85 && c.max_segsize.per == 'h');
-    CHECK(c.queue_depth == PSHM_QUEUE_DEPTH_DEFAULT);
+    CHECK(c.queue_depth == 0); /* not set: pshm_queue_depth's default for P */
+    CHECK(pshm_queue_depth(2, 0) == PSHM_QUEUE_DEPTH_DEFAULT && pshm_queue_depth(3, 0) == 64 &&
+          pshm_queue_depth(7, 0) == 64 && pshm_queue_depth(8, 0) == 36 &&
+          pshm_queue_depth(16, 0) == 17 &&
+          pshm_queue_depth(64, 0) == 4 && pshm_queue_depth(256, 0) == 1 &&
+          pshm_queue_depth(256, 7) == 7);
     CHECK(c.queue_memory == PSHM_QUEUE_MEMORY_DEFAULT);
     CHECK(c.supernode_max == 0 && c.sim_hosts == 0 && c.host_id[0] == 0);
     CHECK(c.host_detect == HOST_DETECT_BOOTID && c.wait_mode == WAIT_AUTO);

@@ -387,8 +387,14 @@ static void print_text(void)
         snprintf(nodes, sizeof nodes, "supernodes of at most %u", I.plan.supernode_max);
     else
         snprintf(nodes, sizeof nodes, "one supernode per host");
-    printf("\nShared memory per job (queue depth %u, queue memory %s per process, %s)\n",
-           I.plan.queue_depth, sz(a, I.plan.queue_memory), nodes);
+    char depth[80];
+    if (getenv("GASNET_PSHMNET_QUEUE_DEPTH") != NULL)
+        snprintf(depth, sizeof depth, "queue depth %u", I.plan.queue_depth);
+    else
+        snprintf(depth, sizeof depth, "queue depth %u, 256 / (P - 1) from 8 processes",
+                 I.plan.queue_depth);
+    printf("\nShared memory per job (%s, queue memory %s per process, %s)\n", depth,
+           sz(a, I.plan.queue_memory), nodes);
     printf("  %6s  %-12s  %-28s  %-21s  %s\n", "PROCS", "SUPERNODES", "AM NETWORK EACH",
            "QUEUES + POOLS", "LARGEST SEGMENT EACH");
     for (int i = 0; i < I.nnet; i++) {
