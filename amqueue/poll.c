@@ -717,7 +717,8 @@ static int __attribute__((noinline, cold)) poll_spent_public(pshm_ctx_t *ctx)
  * block starts with its bell line (word `armed`) and its bell words: bit i
  * stands for its incoming queue i (amq_rq_t's order: replies first). A
  * sender, once it published a message or a skip mark, sets its queue's bit
- * (amq_ring: fetch_or), then stores 0 into `armed`.
+ * (amq_ring: fetch_or), then stores 0 into `armed` unless the bit was
+ * set already (the receiver has not taken it yet, and will look).
  * The idle scan reads [scan_lo, scan_hi) as at P = 2, two entries: bellq[0]
  * "hits" when `armed` is 0, bellq[1] never; so the idle poll costs what it
  * costs at P = 2 at any P. Then wide_busy stores 1 into `armed`, reads the
@@ -730,9 +731,10 @@ static int __attribute__((noinline, cold)) poll_spent_public(pshm_ctx_t *ctx)
  * lock or, xchg). A word the receiver reads without a sender's bit was
  * read before that fetch_or in the single total order, so the receiver's
  * store of 1 came before the sender's store of 0, which leaves `armed` 0:
- * the next poll looks again. (Skipping the store when the word was not 0
- * already would save a locked instruction but cost a compare-and-swap loop
- * instead of `lock or`: more instructions.) The exchange is acq_rel: its
+ * the next poll looks again. A sender whose fetch_or finds its own bit
+ * set skips the store: that bit is set only by it or by a put-back (which
+ * stores 0 itself) and cleared only by the receiver's exchange, so the
+ * receiver takes it later and serves the queue after. The exchange is acq_rel: its
  * acquire makes the messages before each bit it took visible (the senders'
  * release of the stamps precede their fetch_or).
  * A bit taken before its message is seen only costs a look at a queue.
