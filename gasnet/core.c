@@ -187,6 +187,23 @@ const char *gasnet_ErrorDesc(int errval)
 
 /* ------------------------------------------------------------ exit */
 
+/* stdio flushed with the terminating signals held: pshmrun ends the other
+ * ranks of a job that one ends with SIGTERM, and on_terminate's own flush,
+ * run inside this one, would write the same buffer twice. A signal held
+ * here comes once the flush is done. */
+static void flush_stdio(void)
+{
+    sigset_t s, old;
+
+    sigemptyset(&s);
+    sigaddset(&s, SIGTERM);
+    sigaddset(&s, SIGINT);
+    sigaddset(&s, SIGHUP);
+    pthread_sigmask(SIG_BLOCK, &s, &old);
+    fflush(NULL);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
 /* Ends the process with the job: every rank is here (a clean end, when
  * the code is 0), or some never came (pshm_abort ends them). As GASNet's
  * gasnet_exit, the process ends with _exit once stdio is flushed: the
@@ -196,12 +213,12 @@ static _Noreturn void exit_now(int code, int all_came)
 {
     char why[PSHM_ABORT_REASON_MAX];
 
-    fflush(NULL);
+    flush_stdio();
     if (all_came && code == 0) {
         int rc = pshm_finalize(gsn.ctx);
         gsn.ctx = NULL;
         gsn.attached = gsn.inited = 0;
-        fflush(NULL);
+        flush_stdio();
         _exit(rc < 0 ? 1 : 0);
     }
     snprintf(why, sizeof why, "called gasnet_exit(%d)", code);
@@ -235,7 +252,7 @@ static void do_exit(int code, int from_exit_handler)
 {
     int zero = 0, came;
 
-    fflush(NULL);
+    flush_stdio();
     if (!gsn.inited) {
         if (from_exit_handler)
             return;
@@ -269,7 +286,7 @@ static void do_exit(int code, int from_exit_handler)
             if (pshm_poll(gsn.ctx) < 0)
                 break;
         if (rc < 0 && rc != -EAGAIN) {
-            fflush(NULL);
+            flush_stdio();
             pshm_abort(gsn.ctx, code ? code : 1);
         }
     }
@@ -277,7 +294,7 @@ static void do_exit(int code, int from_exit_handler)
     while (now_ms() < end) {
         int rc = pshm_poll(gsn.ctx);
         if (rc < 0) {
-            fflush(NULL);
+            flush_stdio();
             pshm_abort(gsn.ctx, 1);
         }
         if (exit_all_came(NULL)) {
