@@ -661,7 +661,7 @@ static inline void amq_publish(amq_sq_t *sq, amq_slot_t *s)
  * has yet to take it (only its exchange clears it) and serves the queue
  * after that exchange, this message included: `armed` is left alone, so
  * that many senders to one receiver (an incast) do not all write its bell
- * line (incast at 8 processes: 31.5 -> 50.3 Mmsg/s, README.PSHM 13). */
+ * line (incast at 8 processes: 31.5 -> 50.3 Mmsg/s, docs/amnet-design.md). */
 static inline void amq_ring(const amq_sq_t *sq)
 {
     if (sq->bell != NULL &&

@@ -73,6 +73,15 @@ static size_t vis_total(const char *call, const vis_list_t *l, const char *side)
     return t;
 }
 
+/* After attach, node in the job (fatal otherwise, as gasnetc_ptr says it):
+ * for calls whose regions may all be empty. */
+static void vis_node(const char *call, gasnet_node_t node)
+{
+    gsn_need_attach(call);
+    if (node >= (gasnet_node_t)gsn.n)
+        gsn_fatal(call, "node %u is not in the job (nodes 0..%d)", (unsigned)node, gsn.n - 1);
+}
+
 /* Every non-empty region of the remote list in node's segment (fatal
  * otherwise, as a contiguous put's); then the list's translation. */
 static void vis_remote(const char *call, gasnet_node_t node, vis_list_t *l)
@@ -83,9 +92,7 @@ static void vis_remote(const char *call, gasnet_node_t node, vis_list_t *l)
         if (len > 0)
             gasnetc_ptr(node, p, len, call);
     }
-    gsn_need_attach(call);
-    if (node >= (gasnet_node_t)gsn.n)
-        gsn_fatal(call, "node %u is not in the job (nodes 0..%d)", (unsigned)node, gsn.n - 1);
+    vis_node(call, node);
     l->delta = (uintptr_t)gsn.seg[node].local - gsn.seg[node].owner;
 }
 
@@ -290,9 +297,7 @@ static void strided(const char *call, int put, gasnet_node_t node, void *dstaddr
         gsn_fatal(call, "count is NULL: it holds stridelevels + 1 (%zu) counts", levels + 1);
     size_t dext = strided_extent(call, "dst", dstrides, count, levels);
     size_t sext = strided_extent(call, "src", sstrides, count, levels);
-    gsn_need_attach(call);
-    if (node >= (gasnet_node_t)gsn.n)
-        gsn_fatal(call, "node %u is not in the job (nodes 0..%d)", (unsigned)node, gsn.n - 1);
+    vis_node(call, node);
     if (dext == 0)
         return; /* a count of 0: nothing moves */
     char *d = dstaddr, *s = srcaddr;
